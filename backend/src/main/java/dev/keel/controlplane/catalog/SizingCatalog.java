@@ -1,0 +1,94 @@
+package dev.keel.controlplane.catalog;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One version of the sizing catalog (a data file under {@code catalog/}): what an AKU is, what each
+ * FSx throughput gives the WAL, how AKU maps to brokers, and the prices estimates use.
+ */
+public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMaxCount, List<WalTypeOption> walTypes, List<String> regions,
+                            List<ComputeOption> compute, List<BrokerVersion> brokerVersions, Prices prices,
+                            CostModel costModel) {
+
+    public record Aku(int min, int max, double writeMiBps, double readMiBps, double requestsPerSecond, int partitions) {
+    }
+
+    /** {@code kafkaWriteMiBps} is null for throughputs nobody has benchmarked yet. */
+    public record FsxOption(int throughputMBps, Double kafkaWriteMiBps) {
+        @JsonProperty
+        public boolean benchmarked() {
+            return kafkaWriteMiBps != null;
+        }
+    }
+
+    public record WalTypeOption(WalType type, List<Integer> zones, String description) {
+    }
+
+    public record ComputeOption(String architecture, String instanceType, double akuPerBroker, int minBrokers) {
+    }
+
+    public record BrokerVersion(String version, @JsonProperty("default") boolean isDefault) {
+    }
+
+    public record Prices(String currency, double hoursPerMonth, Map<String, RegionPrices> regions) {
+    }
+
+    public record RegionPrices(Map<String, Double> ec2HourlyUsd, FsxPrices fsxOntapMultiAz, S3Prices s3,
+                               double ebsGp3UsdPerGiBMonth, double crossAzUsdPerGiB) {
+    }
+
+    public record FsxPrices(double throughputUsdPerMBpsMonth, double ssdUsdPerGiBMonth, double ssdGiBPerFileSystem) {
+    }
+
+    public record S3Prices(List<StorageTier> storageTiers, double putUsdPer1000, double getUsdPer1000) {
+    }
+
+    /** Applies to the GiB between the previous tier's bound and {@code upToTiB} (null: no bound). */
+    public record StorageTier(Double upToTiB, double usdPerGiBMonth) {
+    }
+
+    public record CostModel(DisklessModel diskless, SelfManagedKafkaModel selfManagedKafka) {
+    }
+
+    public record DisklessModel(double s3PutsPerGiBWritten, double s3GetsPerGiBWritten, double s3WalPutsPerBrokerSecond,
+                                double ebsWalGiBPerBroker) {
+    }
+
+    public record SelfManagedKafkaModel(String instanceType, double ingressMiBpsPerBroker, int replicationFactor,
+                                        double computeHeadroomFactor, double storageHeadroomFactor) {
+    }
+
+    public Optional<FsxOption> fsx(int throughputMBps) {
+        return fsx.stream().filter(option -> option.throughputMBps() == throughputMBps).findFirst();
+    }
+
+    public Optional<WalTypeOption> walType(WalType type) {
+        return walTypes.stream().filter(option -> option.type() == type).findFirst();
+    }
+
+    public String defaultBrokerVersion() {
+        return brokerVersions.stream().filter(BrokerVersion::isDefault).findFirst().orElseThrow().version();
+    }
+
+    public Capacity capacityOf(int akus) {
+        return new Capacity(akus * aku.writeMiBps(), akus * aku.readMiBps(), akus * aku.requestsPerSecond(),
+                (long) akus * aku.partitions());
+    }
+
+    /** The benchmarked machine shape for an AKU count. */
+    public Sizing sizingOf(int akus) {
+        ComputeOption option = compute.getFirst();
+        int brokers = Math.max(option.minBrokers(), (int) Math.ceil(akus / option.akuPerBroker()));
+        return new Sizing(option.instanceType(), brokers);
+    }
+
+    public record Capacity(double writeMiBps, double readMiBps, double requestsPerSecond, long partitions) {
+    }
+
+    public record Sizing(String instanceType, int brokerCount) {
+    }
+}

@@ -1,0 +1,159 @@
+package dev.keel.controlplane.cloudaccounts;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.catalog.SizingCatalogs;
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.Cursor;
+import dev.keel.controlplane.shared.FieldError;
+import dev.keel.controlplane.shared.Page;
+
+@Service
+public class CloudAccounts {
+
+    private static final Pattern NAME = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
+    private static final Pattern ACCOUNT_ID = Pattern.compile("^[0-9]{12}$");
+    private static final Pattern ROLE_ARN = Pattern.compile("^arn:aws[a-z-]*:iam::([0-9]{12}):role/.+$");
+
+    private final JdbcClient jdbc;
+    private final SizingCatalogs catalogs;
+    private final AuditLog audit;
+    private final List<CloudAccountUsage> usages;
+
+    CloudAccounts(JdbcClient jdbc, SizingCatalogs catalogs, AuditLog audit,
+                  List<CloudAccountUsage> usages) {
+        this.jdbc = jdbc;
+        this.catalogs = catalogs;
+        this.audit = audit;
+        this.usages = usages;
+    }
+
+    public Optional<CloudAccount> find(UUID organizationId, UUID id) {
+        return jdbc.sql("""
+                SELECT a.*, o.external_id FROM cloud_accounts a JOIN organizations o ON o.id = a.organization_id
+                WHERE a.organization_id = ? AND a.id = ? AND a.deleted_at IS NULL
+                """)
+                .params(organizationId, id)
+                .query(this::account)
+                .optional();
+    }
+
+    public CloudAccount get(UUID organizationId, UUID id) {
+        return find(organizationId, id).orElseThrow(() -> ApiException.notFound("Cloud account", id));
+    }
+
+    Page<CloudAccount> list(UUID organizationId, Cursor after, int limit) {
+        List<CloudAccount> accounts = jdbc.sql("""
+                SELECT a.*, o.external_id FROM cloud_accounts a JOIN organizations o ON o.id = a.organization_id
+                WHERE a.organization_id = :org AND a.deleted_at IS NULL
+                  AND (CAST(:afterTime AS timestamptz) IS NULL OR (a.created_at, a.id) < (:afterTime, :afterId))
+                ORDER BY a.created_at DESC, a.id DESC
+                LIMIT :limit
+                """)
+                .param("org", organizationId)
+                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
+                .param("afterId", after == null ? null : after.id())
+                .param("limit", limit + 1)
+                .query(this::account)
+                .list();
+        return Cursor.page(accounts, limit, a -> new Cursor(a.createdAt(), a.id()));
+    }
+
+    @Transactional
+    CloudAccount register(Caller caller, CloudAccountRegistration registration) {
+        validate(registration);
+        UUID id = UUID.randomUUID();
+        try {
+            jdbc.sql("""
+                    INSERT INTO cloud_accounts (id, organization_id, name, aws_account_id, role_arn, regions, status)
+                    VALUES (?, ?, ?, ?, ?, ?, 'PENDING_VERIFICATION')
+                    """)
+                    .params(id, caller.organizationId(), registration.name(), registration.awsAccountId(),
+                            registration.roleArn(), registration.regions().toArray(String[]::new))
+                    .update();
+        } catch (DuplicateKeyException e) {
+            boolean nameTaken = e.getMessage() != null && e.getMessage().contains("cloud_accounts_name_per_org");
+            throw nameTaken
+                    ? ApiException.conflict("name-taken", "name", "A cloud account named " + registration.name() + " already exists.")
+                    : ApiException.conflict("role-registered", "roleArn", "Role " + registration.roleArn() + " is already registered.");
+        }
+        CloudAccount account = get(caller.organizationId(), id);
+        audit.record(caller, "cloud-account.register", "cloud-account", id, null, account);
+        return account;
+    }
+
+    @Transactional
+    void delete(Caller caller, UUID id) {
+        CloudAccount account = get(caller.organizationId(), id);
+        long users = usages.stream().mapToLong(u -> u.liveInstancesUsing(caller.organizationId(), id)).sum();
+        if (users > 0) {
+            throw ApiException.conflict("cloud-account-in-use", "Cloud account " + account.name() + " still hosts " + users
+                    + " instance(s); delete them first.");
+        }
+        jdbc.sql("UPDATE cloud_accounts SET deleted_at = now() WHERE id = ?").param(id).update();
+        audit.record(caller, "cloud-account.delete", "cloud-account", id, account, null);
+    }
+
+    private void validate(CloudAccountRegistration registration) {
+        List<FieldError> errors = new ArrayList<>();
+        if (registration.name() == null || !NAME.matcher(registration.name()).matches()) {
+            errors.add(new FieldError("name", "must be 3 to 64 lowercase letters, digits and hyphens, starting with a letter"));
+        }
+        if (registration.awsAccountId() == null || !ACCOUNT_ID.matcher(registration.awsAccountId()).matches()) {
+            errors.add(new FieldError("awsAccountId", "must be the 12-digit AWS account id"));
+        }
+        Matcher arn = registration.roleArn() == null ? null : ROLE_ARN.matcher(registration.roleArn());
+        if (arn == null || !arn.matches()) {
+            errors.add(new FieldError("roleArn", "must be an IAM role ARN such as arn:aws:iam::123456789012:role/KeelControlPlane"));
+        } else if (registration.awsAccountId() != null && !arn.group(1).equals(registration.awsAccountId())) {
+            errors.add(new FieldError("roleArn", "belongs to account " + arn.group(1) + ", not " + registration.awsAccountId()));
+        }
+        List<String> regions = registration.regions() == null ? List.of() : registration.regions();
+        List<String> supported = catalogs.current().regions();
+        if (regions.isEmpty() || regions.size() > 20) {
+            errors.add(new FieldError("regions", "must list 1 to 20 regions the control plane may use"));
+        } else if (new HashSet<>(regions).size() != regions.size()) {
+            errors.add(new FieldError("regions", "lists a region twice"));
+        }
+        for (int i = 0; i < regions.size(); i++) {
+            if (!supported.contains(regions.get(i))) {
+                errors.add(new FieldError("regions[" + i + "]", "'" + regions.get(i) + "' is not a supported region; choose from " + supported));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.validation(errors);
+        }
+    }
+
+    private CloudAccount account(ResultSet rs, int row) throws SQLException {
+        Timestamp checked = rs.getTimestamp("verification_checked_at");
+        return new CloudAccount(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("aws_account_id"),
+                rs.getString("role_arn"), rs.getString("external_id"), strings(rs.getArray("regions")),
+                CloudAccount.Status.valueOf(rs.getString("status")),
+                new CloudAccount.Verification(checked == null ? null : checked.toInstant(),
+                        strings(rs.getArray("missing_actions"))),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+}

@@ -1,0 +1,52 @@
+package dev.keel.controlplane.cloudaccounts;
+
+import java.net.URI;
+import java.util.UUID;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.shared.Cursor;
+import dev.keel.controlplane.shared.Page;
+
+@RestController
+@RequestMapping("/api/v1/cloud-accounts")
+class CloudAccountsController {
+
+    private final CloudAccounts accounts;
+
+    CloudAccountsController(CloudAccounts accounts) {
+        this.accounts = accounts;
+    }
+
+    @PostMapping
+    ResponseEntity<CloudAccount> register(Caller caller, @RequestBody CloudAccountRegistration registration) {
+        CloudAccount account = accounts.register(caller, registration);
+        return ResponseEntity.created(URI.create("/api/v1/cloud-accounts/" + account.id())).body(account);
+    }
+
+    @GetMapping
+    Page<CloudAccount> list(Caller caller, @RequestParam(required = false) Integer limit,
+                            @RequestParam(required = false) String cursor) {
+        return accounts.list(caller.organizationId(), Cursor.decode(cursor), Cursor.limit(limit));
+    }
+
+    @GetMapping("/{cloudAccountId}")
+    CloudAccount get(Caller caller, @PathVariable UUID cloudAccountId) {
+        return accounts.get(caller.organizationId(), cloudAccountId);
+    }
+
+    @DeleteMapping("/{cloudAccountId}")
+    ResponseEntity<Void> delete(Caller caller, @PathVariable UUID cloudAccountId) {
+        accounts.delete(caller, cloudAccountId);
+        return ResponseEntity.noContent().build();
+    }
+}

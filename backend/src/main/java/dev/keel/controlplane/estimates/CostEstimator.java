@@ -1,0 +1,125 @@
+package dev.keel.controlplane.estimates;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.keel.controlplane.catalog.SizingCatalog;
+import dev.keel.controlplane.catalog.SizingCatalog.RegionPrices;
+import dev.keel.controlplane.catalog.SizingCatalog.StorageTier;
+import dev.keel.controlplane.catalog.WalType;
+import dev.keel.controlplane.estimates.CostEstimate.Breakdown;
+import dev.keel.controlplane.estimates.CostEstimate.Line;
+
+/**
+ * Prices a spec from the catalog's price table and cost model; no figure lives in code. Diskless
+ * Kafka pays for brokers, its WAL, S3 storage and requests; self-managed Kafka pays for over-
+ * provisioned brokers, three replicas on block storage and cross-zone replication and client traffic.
+ */
+final class CostEstimator {
+
+    private static final double MIB_PER_GIB = 1024;
+    private static final double GIB_PER_TIB = 1024;
+    private static final double SECONDS_PER_HOUR = 3600;
+
+    private final SizingCatalog catalog;
+    private final RegionPrices prices;
+    private final double hours;
+
+    CostEstimator(SizingCatalog catalog, RegionPrices prices) {
+        this.catalog = catalog;
+        this.prices = prices;
+        this.hours = catalog.prices().hoursPerMonth();
+    }
+
+    CostEstimate estimate(String region, int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,
+                          Workload workload) {
+        double writtenGiBPerMonth = workload.writeMiBps() / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
+        double storedGiB = workload.writeMiBps() / MIB_PER_GIB * workload.retentionHours() * SECONDS_PER_HOUR;
+        Breakdown diskless = diskless(zones, wal, aku, fsxThroughput, fsxCount, writtenGiBPerMonth, storedGiB);
+        Breakdown kafka = selfManaged(zones, workload, storedGiB);
+        double savings = kafka.totalMonthlyUsd() == 0 ? 0
+                : round(100 * (1 - diskless.totalMonthlyUsd() / kafka.totalMonthlyUsd()));
+        return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, diskless, kafka, savings);
+    }
+
+    private Breakdown diskless(int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,
+                               double writtenGiBPerMonth, double storedGiB) {
+        SizingCatalog.DisklessModel model = catalog.costModel().diskless();
+        SizingCatalog.Sizing sizing = catalog.sizingOf(aku);
+        List<Line> lines = new ArrayList<>();
+        lines.add(compute(sizing.instanceType(), sizing.brokerCount()));
+        if (wal == WalType.FSWAL) {
+            var fsx = prices.fsxOntapMultiAz();
+            double each = fsxThroughput * fsx.throughputUsdPerMBpsMonth() + fsx.ssdGiBPerFileSystem() * fsx.ssdUsdPerGiBMonth();
+            lines.add(line("fsx", fsxCount + " × " + fsxThroughput + " MBps FSx for ONTAP Multi-AZ with "
+                    + (int) fsx.ssdGiBPerFileSystem() + " GiB SSD", fsxCount, "file systems", fsxCount * each));
+        }
+        if (wal == WalType.EBS) {
+            double gib = sizing.brokerCount() * model.ebsWalGiBPerBroker();
+            lines.add(line("ebs-storage", "gp3 WAL volume per broker", gib, "GiB", gib * prices.ebsGp3UsdPerGiBMonth()));
+        }
+        lines.add(line("s3-storage", "Data in S3 for the retention period", storedGiB, "GiB", s3Storage(storedGiB)));
+        double puts = writtenGiBPerMonth * model.s3PutsPerGiBWritten();
+        if (wal == WalType.S3) {
+            puts += sizing.brokerCount() * model.s3WalPutsPerBrokerSecond() * hours * SECONDS_PER_HOUR;
+        }
+        double gets = writtenGiBPerMonth * model.s3GetsPerGiBWritten();
+        lines.add(line("s3-api", "S3 PUT and GET requests", puts + gets, "requests",
+                puts / 1000 * prices.s3().putUsdPer1000() + gets / 1000 * prices.s3().getUsdPer1000()));
+        lines.add(line("cross-az", zones == 1 ? "Single zone: no cross-zone traffic"
+                : "Brokers share storage instead of replicating; clients read in their own zone", 0, "GiB", 0));
+        return breakdown(lines);
+    }
+
+    private Breakdown selfManaged(int zones, Workload workload, double storedGiB) {
+        SizingCatalog.SelfManagedKafkaModel model = catalog.costModel().selfManagedKafka();
+        int brokers = Math.max(model.replicationFactor(),
+                (int) Math.ceil(workload.writeMiBps() / model.ingressMiBpsPerBroker() * model.computeHeadroomFactor()));
+        double replicaGiB = storedGiB * model.replicationFactor() * model.storageHeadroomFactor();
+        List<Line> lines = new ArrayList<>();
+        lines.add(compute(model.instanceType(), brokers));
+        lines.add(line("ebs-storage", model.replicationFactor() + " replicas on gp3 with headroom", replicaGiB, "GiB",
+                replicaGiB * prices.ebsGp3UsdPerGiBMonth()));
+        double remoteShare = (zones - 1) / (double) zones;
+        double crossAzMiBps = zones == 1 ? 0
+                : workload.writeMiBps() * remoteShare
+                + workload.writeMiBps() * (model.replicationFactor() - 1)
+                + workload.readMiBps() * remoteShare;
+        double crossAzGiB = crossAzMiBps / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
+        lines.add(line("cross-az", "Replication and clients reaching leaders in other zones", crossAzGiB, "GiB",
+                crossAzGiB * prices.crossAzUsdPerGiB()));
+        return breakdown(lines);
+    }
+
+    private Line compute(String instanceType, int count) {
+        Double hourly = prices.ec2HourlyUsd().get(instanceType);
+        if (hourly == null) {
+            throw new IllegalStateException("Catalog v" + catalog.version() + " has no price for " + instanceType);
+        }
+        return line("compute", count + " × " + instanceType + " on demand", count, "instances", count * hourly * hours);
+    }
+
+    /** S3 Standard charges each tier's price for the GiB that fall inside it. */
+    private double s3Storage(double gib) {
+        double cost = 0;
+        double lower = 0;
+        for (StorageTier tier : prices.s3().storageTiers()) {
+            double upper = tier.upToTiB() == null ? Double.MAX_VALUE : tier.upToTiB() * GIB_PER_TIB;
+            cost += Math.max(0, Math.min(gib, upper) - lower) * tier.usdPerGiBMonth();
+            lower = upper;
+        }
+        return cost;
+    }
+
+    private static Line line(String item, String description, double quantity, String unit, double usd) {
+        return new Line(item, description, round(quantity), unit, round(usd));
+    }
+
+    private static Breakdown breakdown(List<Line> lines) {
+        return new Breakdown(List.copyOf(lines), round(lines.stream().mapToDouble(Line::monthlyUsd).sum()));
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}

@@ -1,0 +1,176 @@
+package dev.keel.controlplane.idempotency;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ContentCachingResponseWrapper;
+
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.identity.Callers;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemWriter;
+
+/**
+ * {@code Idempotency-Key} on POST, PATCH and DELETE: the first request with a key is processed and
+ * its response stored; a replay with the same body gets that response again (marked
+ * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
+ * Server errors are not stored, so a retry after one is processed afresh.
+ */
+class IdempotencyFilter extends OncePerRequestFilter {
+
+    static final String HEADER = "Idempotency-Key";
+    private static final Set<String> METHODS = Set.of("POST", "PATCH", "DELETE");
+    private static final Set<String> REPLAYED_HEADERS = Set.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_LOCATION,
+            HttpHeaders.ETAG);
+
+    private final IdempotencyRecords records;
+    private final ProblemWriter problems;
+
+    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems) {
+        this.records = records;
+        this.problems = problems;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return !METHODS.contains(request.getMethod()) || request.getHeader(HEADER) == null
+                || Callers.of(request).isEmpty();
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Caller caller = Callers.of(request).orElseThrow();
+        String key = request.getHeader(HEADER);
+        byte[] body = request.getInputStream().readAllBytes();
+        String fingerprint = fingerprint(request, body);
+        try {
+            if (key.isBlank() || key.length() > 255) {
+                throw ApiException.validation(HEADER, "must be 1 to 255 characters");
+            }
+            var stored = records.claim(caller.organizationId(), key, request.getMethod(), request.getRequestURI(), fingerprint);
+            if (stored.isPresent()) {
+                replay(stored.get(), fingerprint, key, response);
+                return;
+            }
+        } catch (ApiException e) {
+            problems.write(request, response, e);
+            return;
+        }
+        ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
+        boolean completed = false;
+        try {
+            chain.doFilter(new BufferedRequest(request, body), recorded);
+            completed = true;
+        } finally {
+            if (completed && recorded.getStatus() < 500) {
+                records.complete(caller.organizationId(), key, recorded.getStatus(), headers(recorded),
+                        recorded.getContentAsByteArray());
+            } else {
+                records.release(caller.organizationId(), key);
+            }
+            recorded.copyBodyToResponse();
+        }
+    }
+
+    private void replay(IdempotencyRecords.StoredResponse stored, String fingerprint, String key,
+                        HttpServletResponse response) throws IOException {
+        if (!stored.fingerprint().equals(fingerprint)) {
+            throw ApiException.unprocessable("idempotency-key-reused", HEADER, "Key " + key
+                    + " was already used for a different request; use a new key for a new request.");
+        }
+        if (stored.status() == null) {
+            throw ApiException.conflict("idempotency-key-in-flight",
+                    "The first request with key " + key + " is still being processed; retry shortly.");
+        }
+        response.setStatus(stored.status());
+        stored.headers().forEach(response::setHeader);
+        response.setHeader("Idempotency-Replayed", "true");
+        response.getOutputStream().write(stored.body());
+    }
+
+    private static Map<String, String> headers(HttpServletResponse response) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (response.getContentType() != null) {
+            headers.put(HttpHeaders.CONTENT_TYPE, response.getContentType());
+        }
+        for (String name : REPLAYED_HEADERS) {
+            String value = response.getHeader(name);
+            if (value != null) {
+                headers.put(name, value);
+            }
+        }
+        return headers;
+    }
+
+    private static String fingerprint(HttpServletRequest request, byte[] body) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update((request.getMethod() + " " + request.getRequestURI() + "\n").getBytes(StandardCharsets.UTF_8));
+            String ifMatch = request.getHeader(HttpHeaders.IF_MATCH);
+            digest.update(("If-Match: " + ifMatch + "\n").getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest.digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The request with its body already read, so it can be both fingerprinted and processed. */
+    private static final class BufferedRequest extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        BufferedRequest(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("Synchronous request");
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.keel.controlplane.identity;
+
+import java.io.IOException;
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+import dev.keel.controlplane.shared.ProblemWriter;
+
+/** The API is an OAuth2 resource server; documentation and probes are open. */
+@Configuration
+class SecurityConfig implements WebMvcConfigurer {
+
+    private static final String[] OPEN = {
+            "/actuator/health", "/actuator/health/**", "/actuator/info", "/actuator/prometheus",
+            "/api/v1/openapi.json", "/api/v1/openapi.yaml", "/api/v1/docs", "/api/v1/docs/**", "/webjars/**",
+    };
+
+    @Bean
+    SecurityFilterChain api(HttpSecurity http, Organizations organizations, ProblemWriter problems) throws Exception {
+        ProblemEntryPoint refusals = new ProblemEntryPoint(problems);
+        http.csrf(csrf -> csrf.disable())
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .authorizeHttpRequests(auth -> auth
+                        .requestMatchers(OPEN).permitAll()
+                        .requestMatchers("/api/**").authenticated()
+                        .anyRequest().permitAll())
+                .oauth2ResourceServer(oauth -> oauth.jwt(Customizer.withDefaults())
+                        .authenticationEntryPoint(refusals)
+                        .accessDeniedHandler(refusals))
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(refusals).accessDeniedHandler(refusals))
+                .addFilterAfter(new CallerFilter(organizations, problems), BearerTokenAuthenticationFilter.class);
+        return http.build();
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(new CallerArgumentResolver());
+    }
+
+    /** 401 and 403 from the security layer, as problem documents with the standard challenge header. */
+    private record ProblemEntryPoint(ProblemWriter problems) implements AuthenticationEntryPoint, AccessDeniedHandler {
+
+        private static final BearerTokenAuthenticationEntryPoint CHALLENGE = new BearerTokenAuthenticationEntryPoint();
+
+        @Override
+        public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
+                throws IOException {
+            CHALLENGE.commence(request, response, e);
+            problems.write(request, response, HttpStatus.UNAUTHORIZED, "unauthenticated", "Authentication required",
+                    "Send a valid bearer token from the identity provider (" + e.getMessage() + ").", List.of());
+        }
+
+        @Override
+        public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
+                throws IOException {
+            problems.write(request, response, HttpStatus.FORBIDDEN, "forbidden", "Not allowed", e.getMessage(), List.of());
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.keel.controlplane.instances;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import dev.keel.controlplane.provisioning.Inventory;
+
+/** An instance as stored: desired spec, lifecycle state and what was last observed in the cloud. */
+public record Instance(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region,
+                       InstanceState state, InstanceSpec spec, int specVersion, Inventory inventory,
+                       List<Condition> conditions, Instant createdAt, Instant updatedAt) {
+
+    public String etag() {
+        return "\"" + specVersion + "\"";
+    }
+}

@@ -1,0 +1,151 @@
+package dev.keel.controlplane.instances;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import dev.keel.controlplane.catalog.WalType;
+import dev.keel.controlplane.provisioning.Inventory;
+import dev.keel.controlplane.shared.Cursor;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+@Repository
+class InstanceRepository {
+
+    private static final TypeReference<List<NetworkSpec.Subnet>> SUBNETS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<Condition>> CONDITIONS = new TypeReference<>() {
+    };
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    InstanceRepository(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    void insert(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region, InstanceSpec spec) {
+        jdbc.sql("""
+                INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
+                                       zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
+                                       catalog_version)
+                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
+                """)
+                .params(id, organizationId, cloudAccountId, name, region, spec.network().vpcId(),
+                        json.writeValueAsString(spec.network().subnets()), spec.network().zones(),
+                        spec.wal().type().name(), spec.aku(), fsxThroughput(spec), fsxCount(spec),
+                        spec.brokerVersion(), spec.catalogVersion())
+                .update();
+    }
+
+    Optional<Instance> find(UUID id) {
+        return jdbc.sql("SELECT * FROM instances WHERE id = ?").param(id).query(this::instance).optional();
+    }
+
+    Optional<Instance> find(UUID organizationId, UUID id) {
+        return jdbc.sql("SELECT * FROM instances WHERE organization_id = ? AND id = ?")
+                .params(organizationId, id).query(this::instance).optional();
+    }
+
+    /** Locks the row for a read-modify-write of its spec or state. */
+    Optional<Instance> lock(UUID organizationId, UUID id) {
+        return jdbc.sql("SELECT * FROM instances WHERE organization_id = ? AND id = ? FOR UPDATE")
+                .params(organizationId, id).query(this::instance).optional();
+    }
+
+    boolean nameTaken(UUID organizationId, String name) {
+        return jdbc.sql("SELECT count(*) FROM instances WHERE organization_id = ? AND name = ? AND state <> 'DELETED'")
+                .params(organizationId, name).query(Long.class).single() > 0;
+    }
+
+    long liveUsing(UUID organizationId, UUID cloudAccountId) {
+        return jdbc.sql("""
+                SELECT count(*) FROM instances WHERE organization_id = ? AND cloud_account_id = ? AND state <> 'DELETED'
+                """).params(organizationId, cloudAccountId).query(Long.class).single();
+    }
+
+    /** Newest first; without a state filter, deleted instances are left out. */
+    List<Instance> list(UUID organizationId, InstanceState state, String nameContains, Cursor after, int limit) {
+        return jdbc.sql("""
+                SELECT * FROM instances
+                WHERE organization_id = :org
+                  AND (CAST(:state AS text) IS NULL AND state <> 'DELETED' OR state = :state)
+                  AND (CAST(:name AS text) IS NULL OR strpos(lower(name), lower(:name)) > 0)
+                  AND (CAST(:afterTime AS timestamptz) IS NULL OR (created_at, id) < (:afterTime, :afterId))
+                ORDER BY created_at DESC, id DESC
+                LIMIT :limit
+                """)
+                .param("org", organizationId)
+                .param("state", state == null ? null : state.name())
+                .param("name", nameContains)
+                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
+                .param("afterId", after == null ? null : after.id())
+                .param("limit", limit)
+                .query(this::instance)
+                .list();
+    }
+
+    void updateCapacity(UUID id, int aku, FsxSpec fsx, InstanceState state) {
+        jdbc.sql("""
+                UPDATE instances SET aku = ?, fsx_throughput_mbps = ?, fsx_count = ?, state = ?,
+                                     spec_version = spec_version + 1, updated_at = now()
+                WHERE id = ?
+                """)
+                .params(aku, fsx == null ? null : fsx.throughputMBps(), fsx == null ? null : fsx.count(), state.name(), id)
+                .update();
+    }
+
+    void updateState(UUID id, InstanceState state) {
+        jdbc.sql("""
+                UPDATE instances SET state = ?, updated_at = now(),
+                                     deleted_at = CASE WHEN ? = 'DELETED' THEN now() END
+                WHERE id = ?
+                """)
+                .params(state.name(), state.name(), id)
+                .update();
+    }
+
+    void updateInventory(UUID id, Inventory inventory) {
+        jdbc.sql("UPDATE instances SET inventory = ?::jsonb, updated_at = now() WHERE id = ?")
+                .params(json.writeValueAsString(inventory), id)
+                .update();
+    }
+
+    void updateConditions(UUID id, List<Condition> conditions) {
+        jdbc.sql("UPDATE instances SET conditions = ?::jsonb, updated_at = now() WHERE id = ?")
+                .params(json.writeValueAsString(conditions), id)
+                .update();
+    }
+
+    private Instance instance(ResultSet rs, int row) throws SQLException {
+        Integer fsxThroughput = (Integer) rs.getObject("fsx_throughput_mbps");
+        FsxSpec fsx = fsxThroughput == null ? null : new FsxSpec(fsxThroughput, rs.getInt("fsx_count"));
+        InstanceSpec spec = new InstanceSpec(
+                new NetworkSpec(rs.getString("vpc_id"), json.readValue(rs.getString("subnets"), SUBNETS)),
+                new WalSpec(WalType.valueOf(rs.getString("wal_type"))), rs.getInt("aku"), fsx,
+                rs.getString("broker_version"), rs.getInt("catalog_version"));
+        String inventory = rs.getString("inventory");
+        return new Instance(rs.getObject("id", UUID.class), rs.getObject("organization_id", UUID.class),
+                rs.getObject("cloud_account_id", UUID.class), rs.getString("name"), rs.getString("region"),
+                InstanceState.valueOf(rs.getString("state")), spec, rs.getInt("spec_version"),
+                "{}".equals(inventory) ? Inventory.EMPTY : json.readValue(inventory, Inventory.class),
+                json.readValue(rs.getString("conditions"), CONDITIONS),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+
+    private static Integer fsxThroughput(InstanceSpec spec) {
+        return spec.fsx() == null ? null : spec.fsx().throughputMBps();
+    }
+
+    private static Integer fsxCount(InstanceSpec spec) {
+        return spec.fsx() == null ? null : spec.fsx().count();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.keel.controlplane.instances;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.stereotype.Component;
+
+import dev.keel.controlplane.operations.Operation;
+import dev.keel.controlplane.operations.OperationWorkflow;
+import dev.keel.controlplane.provisioning.ProvisioningDriver;
+import tools.jackson.databind.json.JsonMapper;
+
+/** What each operation step and outcome means for an instance. */
+@Component
+class InstanceWorkflow implements OperationWorkflow {
+
+    private static final String READY = "Ready";
+
+    private final InstanceRepository repository;
+    private final ProvisioningDriver driver;
+    private final ProvisioningTargets targets;
+    private final JsonMapper json;
+
+    InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets, JsonMapper json) {
+        this.repository = repository;
+        this.driver = driver;
+        this.targets = targets;
+        this.json = json;
+    }
+
+    @Override
+    public void runStep(Operation operation, String step) {
+        Instance instance = repository.find(operation.instanceId()).orElseThrow();
+        repository.updateInventory(instance.id(), driver.apply(step, targets.of(instance)));
+    }
+
+    @Override
+    public void succeeded(Operation operation) {
+        Instance instance = repository.find(operation.instanceId()).orElseThrow();
+        switch (operation.type()) {
+            case CREATE, UPDATE, REPAIR -> {
+                repository.updateState(instance.id(), InstanceState.RUNNING);
+                setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
+            }
+            case DELETE -> {
+                repository.updateState(instance.id(), InstanceState.DELETED);
+                setReady(instance, "False", "Deleted", "The instance and its cloud resources are deleted.");
+            }
+        }
+    }
+
+    @Override
+    public void failed(Operation operation, Operation.Error error) {
+        Instance instance = repository.find(operation.instanceId()).orElseThrow();
+        repository.updateState(instance.id(), InstanceState.FAILED);
+        setReady(instance, "False", error.code(), operation.type() + " failed: " + error.message());
+    }
+
+    @Override
+    public void cancelled(Operation operation) {
+        Instance instance = repository.find(operation.instanceId()).orElseThrow();
+        InstanceState previous = InstanceState.valueOf(operation.previousState());
+        switch (operation.type()) {
+            case CREATE -> repository.updateState(instance.id(), InstanceState.DELETED);
+            case UPDATE -> {
+                InstanceSpec before = json.treeToValue(operation.previousSpec(), InstanceSpec.class);
+                repository.updateCapacity(instance.id(), before.aku(), before.fsx(), previous);
+            }
+            case DELETE, REPAIR -> repository.updateState(instance.id(), previous);
+        }
+    }
+
+    private void setReady(Instance instance, String status, String reason, String message) {
+        List<Condition> conditions = new ArrayList<>(instance.conditions());
+        Condition current = conditions.stream().filter(c -> c.type().equals(READY)).findFirst().orElse(null);
+        Instant transition = current != null && current.status().equals(status) ? current.lastTransitionTime() : Instant.now();
+        conditions.remove(current);
+        conditions.add(new Condition(READY, status, reason, message, transition));
+        repository.updateConditions(instance.id(), conditions);
+    }
+}

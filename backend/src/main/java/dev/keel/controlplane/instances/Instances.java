@@ -1,0 +1,182 @@
+package dev.keel.controlplane.instances;
+
+import java.util.Objects;
+import java.util.UUID;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.catalog.SizingCatalog;
+import dev.keel.controlplane.catalog.SizingCatalogs;
+import dev.keel.controlplane.cloudaccounts.CloudAccount;
+import dev.keel.controlplane.cloudaccounts.CloudAccounts;
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.operations.Operation;
+import dev.keel.controlplane.operations.OperationType;
+import dev.keel.controlplane.operations.Operations;
+import dev.keel.controlplane.provisioning.ChangeKind;
+import dev.keel.controlplane.provisioning.ProvisioningDriver;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.Cursor;
+import dev.keel.controlplane.shared.Page;
+
+/**
+ * Creating, changing and deleting instances. Each change validates, updates the desired spec and
+ * starts its operation in one transaction; the cloud work happens later, in {@link InstanceWorkflow}.
+ */
+@Service
+public class Instances {
+
+    private final InstanceRepository repository;
+    private final SizingCatalogs catalogs;
+    private final CloudAccounts accounts;
+    private final Operations operations;
+    private final ProvisioningDriver driver;
+    private final ProvisioningTargets targets;
+    private final AuditLog audit;
+
+    Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
+              ProvisioningDriver driver, ProvisioningTargets targets, AuditLog audit) {
+        this.repository = repository;
+        this.catalogs = catalogs;
+        this.accounts = accounts;
+        this.operations = operations;
+        this.driver = driver;
+        this.targets = targets;
+        this.audit = audit;
+    }
+
+    public Instance get(UUID organizationId, UUID id) {
+        return repository.find(organizationId, id).orElseThrow(() -> ApiException.notFound("Instance", id));
+    }
+
+    public SizingCatalog catalogOf(Instance instance) {
+        return catalogs.version(instance.spec().catalogVersion());
+    }
+
+    Page<Instance> list(UUID organizationId, InstanceState state, String name, Cursor after, int limit) {
+        return Cursor.page(repository.list(organizationId, state, name, after, limit + 1), limit,
+                instance -> new Cursor(instance.createdAt(), instance.id()));
+    }
+
+    @Transactional
+    Operation create(Caller caller, InstanceCreation request) {
+        SizingCatalog catalog = catalogs.current();
+        int zones = request.network() == null ? 0 : request.network().zones();
+        new SpecRules(catalog)
+                .name("name", request.name())
+                .check(request.cloudAccountId() != null, "cloudAccountId", "is required")
+                .region(request.region())
+                .network(request.region(), request.network())
+                .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
+                .brokerVersion(request.brokerVersion())
+                .orThrow();
+        CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
+                .orElseThrow(() -> ApiException.validation("cloudAccountId",
+                        "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));
+        if (!account.regions().contains(request.region())) {
+            throw ApiException.validation("region", "cloud account " + account.name() + " allows only " + account.regions()
+                    + "; add " + request.region() + " to it or choose one of those");
+        }
+        if (repository.nameTaken(caller.organizationId(), request.name())) {
+            throw nameTaken(request.name());
+        }
+        UUID id = UUID.randomUUID();
+        InstanceSpec spec = new InstanceSpec(request.network(), request.wal(), request.aku(), request.fsx(),
+                Objects.requireNonNullElse(request.brokerVersion(), catalog.defaultBrokerVersion()), catalog.version());
+        try {
+            repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec);
+        } catch (DuplicateKeyException e) {
+            throw nameTaken(request.name());
+        }
+        Instance instance = repository.find(id).orElseThrow();
+        Operation operation = start(caller, instance, OperationType.CREATE, null);
+        audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
+        return operation;
+    }
+
+    @Transactional
+    Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
+        if (ifMatch == null || ifMatch.isBlank()) {
+            throw ApiException.preconditionRequired("Send If-Match with the instance's ETag from GET /instances/" + id
+                    + "; it keeps you from overwriting a change you have not seen.");
+        }
+        Instance instance = repository.lock(caller.organizationId(), id)
+                .orElseThrow(() -> ApiException.notFound("Instance", id));
+        requireCurrent(instance, ifMatch);
+        InstanceSpec spec = instance.spec();
+        if (update.wal() != null && update.wal().type() != spec.wal().type()) {
+            throw ApiException.replacementRequired("wal.type", "Changing the WAL type from " + spec.wal().type() + " to "
+                    + update.wal().type() + " needs a new instance: create one with the new WAL type and move clients to it.");
+        }
+        if (update.network() != null && !update.network().equals(spec.network())) {
+            throw ApiException.replacementRequired("network", "Changing the VPC, subnets or number of zones needs a new "
+                    + "instance: create one in the new network and move clients to it.");
+        }
+        if (instance.state() != InstanceState.RUNNING) {
+            throw ApiException.conflict("instance-not-running", "Instance " + instance.name() + " is " + instance.state()
+                    + "; its capacity can change only while it is RUNNING.");
+        }
+        int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
+        FsxSpec fsx = merge(spec.fsx(), update.fsx());
+        new SpecRules(catalogOf(instance))
+                .capacity("network.subnets", spec.network().zones(), spec.wal(), aku, fsx)
+                .orThrow();
+        if (aku == spec.aku() && Objects.equals(fsx, spec.fsx())) {
+            throw ApiException.validation("body", "changes nothing: the instance already has " + aku + " AKU"
+                    + (fsx == null ? "" : " and " + fsx.count() + " × " + fsx.throughputMBps() + " MBps FSx"));
+        }
+        repository.updateCapacity(id, aku, fsx, InstanceState.CHANGING);
+        Operation operation = start(caller, repository.find(id).orElseThrow(), OperationType.UPDATE, spec);
+        audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
+                InstanceView.of(repository.find(id).orElseThrow(), catalogOf(instance)));
+        return operation;
+    }
+
+    @Transactional
+    Operation delete(Caller caller, UUID id, String ifMatch) {
+        Instance instance = repository.lock(caller.organizationId(), id)
+                .orElseThrow(() -> ApiException.notFound("Instance", id));
+        if (ifMatch != null) {
+            requireCurrent(instance, ifMatch);
+        }
+        if (instance.state() == InstanceState.DELETED) {
+            throw ApiException.conflict("instance-deleted", "Instance " + instance.name() + " is already deleted.");
+        }
+        Operation operation = start(caller, instance, OperationType.DELETE, null);
+        repository.updateState(id, InstanceState.DELETING);
+        audit.record(caller, "instance.delete", "instance", id, InstanceView.of(instance, catalogOf(instance)), null);
+        return operation;
+    }
+
+    private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {
+        return operations.start(caller.organizationId(), instance.id(), type,
+                driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), caller.username(),
+                instance.state().name(), previousSpec);
+    }
+
+    private static void requireCurrent(Instance instance, String ifMatch) {
+        if (!ifMatch.trim().equals("*") && !ifMatch.trim().equals(instance.etag())) {
+            throw ApiException.preconditionFailed("Instance " + instance.name() + " is at spec version "
+                    + instance.specVersion() + " (ETag " + instance.etag() + ") but If-Match was " + ifMatch
+                    + ": GET it again, reapply your change and send the new ETag.");
+        }
+    }
+
+    private static FsxSpec merge(FsxSpec current, FsxSpec patch) {
+        if (patch == null) {
+            return current;
+        }
+        if (current == null) {
+            return patch;
+        }
+        return new FsxSpec(Objects.requireNonNullElse(patch.throughputMBps(), current.throughputMBps()),
+                Objects.requireNonNullElse(patch.count(), current.count()));
+    }
+
+    private static ApiException nameTaken(String name) {
+        return ApiException.conflict("name-taken", "name", "An instance named " + name + " already exists in this organization.");
+    }
+}

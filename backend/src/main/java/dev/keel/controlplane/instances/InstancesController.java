@@ -1,0 +1,77 @@
+package dev.keel.controlplane.instances;
+
+import java.net.URI;
+import java.util.UUID;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.operations.Operation;
+import dev.keel.controlplane.shared.Cursor;
+import dev.keel.controlplane.shared.Page;
+
+@RestController
+@RequestMapping("/api/v1/instances")
+class InstancesController {
+
+    private final Instances instances;
+
+    InstancesController(Instances instances) {
+        this.instances = instances;
+    }
+
+    @PostMapping
+    ResponseEntity<Operation> create(Caller caller, @RequestBody InstanceCreation creation) {
+        return accepted(instances.create(caller, creation), null);
+    }
+
+    @GetMapping
+    Page<InstanceView> list(Caller caller, @RequestParam(required = false) InstanceState state,
+                            @RequestParam(required = false) String name,
+                            @RequestParam(required = false) Integer limit,
+                            @RequestParam(required = false) String cursor) {
+        Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
+        return new Page<>(page.items().stream().map(i -> InstanceView.of(i, instances.catalogOf(i))).toList(), page.nextCursor());
+    }
+
+    @GetMapping("/{instanceId}")
+    ResponseEntity<InstanceView> get(Caller caller, @PathVariable UUID instanceId) {
+        Instance instance = instances.get(caller.organizationId(), instanceId);
+        return ResponseEntity.ok().eTag(instance.etag()).body(InstanceView.of(instance, instances.catalogOf(instance)));
+    }
+
+    @PatchMapping(path = "/{instanceId}", consumes = {"application/merge-patch+json", "application/json"})
+    ResponseEntity<Operation> update(Caller caller, @PathVariable UUID instanceId,
+                                     @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+                                     @RequestBody InstanceUpdate update) {
+        Operation operation = instances.update(caller, instanceId, ifMatch, update);
+        return accepted(operation, instances.get(caller.organizationId(), instanceId).etag());
+    }
+
+    @DeleteMapping("/{instanceId}")
+    ResponseEntity<Operation> delete(Caller caller, @PathVariable UUID instanceId,
+                                     @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        return accepted(instances.delete(caller, instanceId, ifMatch), null);
+    }
+
+    private static ResponseEntity<Operation> accepted(Operation operation, String etag) {
+        ResponseEntity.BodyBuilder response = ResponseEntity.accepted()
+                .location(URI.create("/api/v1/operations/" + operation.id()))
+                .header(HttpHeaders.CONTENT_LOCATION, "/api/v1/instances/" + operation.instanceId());
+        if (etag != null) {
+            response.eTag(etag);
+        }
+        return response.body(operation);
+    }
+}

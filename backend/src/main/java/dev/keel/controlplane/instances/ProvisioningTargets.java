@@ -1,0 +1,36 @@
+package dev.keel.controlplane.instances;
+
+import org.springframework.stereotype.Component;
+
+import dev.keel.controlplane.catalog.SizingCatalog;
+import dev.keel.controlplane.catalog.SizingCatalogs;
+import dev.keel.controlplane.cloudaccounts.CloudAccount;
+import dev.keel.controlplane.cloudaccounts.CloudAccounts;
+import dev.keel.controlplane.provisioning.ProvisioningTarget;
+
+/** Describes an instance to a provisioning driver. */
+@Component
+class ProvisioningTargets {
+
+    private final CloudAccounts accounts;
+    private final SizingCatalogs catalogs;
+
+    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs) {
+        this.accounts = accounts;
+        this.catalogs = catalogs;
+    }
+
+    ProvisioningTarget of(Instance instance) {
+        CloudAccount account = accounts.get(instance.organizationId(), instance.cloudAccountId());
+        InstanceSpec spec = instance.spec();
+        SizingCatalog.Sizing sizing = catalogs.version(spec.catalogVersion()).sizingOf(spec.aku());
+        return new ProvisioningTarget(instance.id(), instance.name(), instance.region(),
+                new ProvisioningTarget.Account(account.awsAccountId(), account.roleArn(), account.externalId()),
+                spec.network().vpcId(),
+                spec.network().subnets().stream()
+                        .map(s -> new ProvisioningTarget.Zone(s.availabilityZone(), s.subnetId())).toList(),
+                spec.wal().type(), spec.aku(),
+                spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
+                sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory());
+    }
+}

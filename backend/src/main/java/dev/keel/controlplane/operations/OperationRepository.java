@@ -1,0 +1,176 @@
+package dev.keel.controlplane.operations;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import dev.keel.controlplane.operations.Operation.Step;
+import dev.keel.controlplane.operations.Operation.StepState;
+import dev.keel.controlplane.shared.Cursor;
+import tools.jackson.databind.json.JsonMapper;
+
+@Repository
+class OperationRepository {
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    OperationRepository(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    void insert(UUID id, UUID organizationId, UUID instanceId, OperationType type, String requestedBy,
+                String previousState, Object previousSpec, List<String> steps) {
+        jdbc.sql("""
+                INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, previous_state, previous_spec)
+                VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?::jsonb)
+                """)
+                .params(id, organizationId, instanceId, type.name(), requestedBy, previousState,
+                        previousSpec == null ? null : json.writeValueAsString(previousSpec))
+                .update();
+        for (int position = 0; position < steps.size(); position++) {
+            jdbc.sql("INSERT INTO operation_steps (operation_id, position, name, state) VALUES (?, ?, ?, 'PENDING')")
+                    .params(id, position, steps.get(position))
+                    .update();
+        }
+    }
+
+    Optional<Operation> find(UUID id) {
+        return jdbc.sql("SELECT * FROM operations WHERE id = ?").param(id).query(this::operation).optional()
+                .map(this::withSteps);
+    }
+
+    Optional<Operation> find(UUID organizationId, UUID id) {
+        return find(id).filter(op -> op.organizationId().equals(organizationId));
+    }
+
+    boolean hasUnfinished(UUID instanceId) {
+        return jdbc.sql("SELECT count(*) FROM operations WHERE instance_id = ? AND state IN ('PENDING', 'RUNNING')")
+                .param(instanceId).query(Long.class).single() > 0;
+    }
+
+    List<Operation> listForInstance(UUID organizationId, UUID instanceId, Cursor after, int limit) {
+        List<Operation> operations = jdbc.sql("""
+                SELECT * FROM operations
+                WHERE organization_id = :org AND instance_id = :instance
+                  AND (CAST(:afterTime AS timestamptz) IS NULL OR (created_at, id) < (:afterTime, :afterId))
+                ORDER BY created_at DESC, id DESC
+                LIMIT :limit
+                """)
+                .param("org", organizationId)
+                .param("instance", instanceId)
+                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
+                .param("afterId", after == null ? null : after.id())
+                .param("limit", limit)
+                .query(this::operation)
+                .list();
+        if (operations.isEmpty()) {
+            return operations;
+        }
+        Map<UUID, List<Step>> steps = jdbc.sql("SELECT * FROM operation_steps WHERE operation_id IN (:ids) ORDER BY position")
+                .param("ids", operations.stream().map(Operation::id).toList())
+                .query((rs, n) -> Map.entry(rs.getObject("operation_id", UUID.class), step(rs)))
+                .list().stream()
+                .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+        return operations.stream().map(op -> withSteps(op, steps.getOrDefault(op.id(), List.of()))).toList();
+    }
+
+    /** PENDING → RUNNING; false if the operation is no longer pending (cancelled, or already started). */
+    boolean markRunning(UUID id) {
+        return jdbc.sql("UPDATE operations SET state = 'RUNNING', started_at = now() WHERE id = ? AND state = 'PENDING'")
+                .param(id).update() == 1;
+    }
+
+    boolean cancelIfPending(UUID id) {
+        int updated = jdbc.sql("""
+                UPDATE operations SET state = 'CANCELLED', finished_at = now() WHERE id = ? AND state = 'PENDING'
+                """).param(id).update();
+        jdbc.sql("UPDATE operation_steps SET state = 'SKIPPED' WHERE operation_id = ? AND state = 'PENDING'")
+                .param(id).update();
+        return updated == 1;
+    }
+
+    void stepStarted(UUID id, int position, String worker) {
+        jdbc.sql("""
+                UPDATE operation_steps
+                SET state = 'RUNNING', attempts = attempts + 1, last_worker = ?, started_at = coalesce(started_at, now())
+                WHERE operation_id = ? AND position = ?
+                """).params(worker, id, position).update();
+    }
+
+    void stepSucceeded(UUID id, int position) {
+        jdbc.sql("""
+                UPDATE operation_steps SET state = 'SUCCEEDED', finished_at = now(), message = NULL
+                WHERE operation_id = ? AND position = ?
+                """).params(id, position).update();
+    }
+
+    void stepRetrying(UUID id, int position, String message) {
+        jdbc.sql("UPDATE operation_steps SET message = ? WHERE operation_id = ? AND position = ?")
+                .params(message, id, position).update();
+    }
+
+    void stepFailed(UUID id, int position, String message) {
+        jdbc.sql("""
+                UPDATE operation_steps SET state = 'FAILED', finished_at = now(), message = ?
+                WHERE operation_id = ? AND position = ?
+                """).params(message, id, position).update();
+    }
+
+    void finish(UUID id, OperationState state, Operation.Error error) {
+        jdbc.sql("""
+                UPDATE operations SET state = ?, finished_at = now(), error_code = ?, error_message = ?
+                WHERE id = ? AND state = 'RUNNING'
+                """)
+                .params(state.name(), error == null ? null : error.code(), error == null ? null : error.message(), id)
+                .update();
+        if (state == OperationState.FAILED) {
+            jdbc.sql("UPDATE operation_steps SET state = 'SKIPPED' WHERE operation_id = ? AND state = 'PENDING'")
+                    .param(id).update();
+        }
+    }
+
+    private Operation withSteps(Operation op) {
+        return withSteps(op, jdbc.sql("SELECT * FROM operation_steps WHERE operation_id = ? ORDER BY position")
+                .param(op.id()).query((rs, n) -> step(rs)).list());
+    }
+
+    private static Operation withSteps(Operation op, List<Step> steps) {
+        int done = (int) steps.stream().filter(s -> s.state() == StepState.SUCCEEDED || s.state() == StepState.SKIPPED).count();
+        return new Operation(op.id(), op.organizationId(), op.instanceId(), op.type(), op.state(), steps,
+                new Operation.Progress(done, steps.size()), op.error(), op.requestedBy(), op.previousState(),
+                op.previousSpec(), op.createdAt(), op.startedAt(), op.finishedAt());
+    }
+
+    private Operation operation(ResultSet rs, int row) throws SQLException {
+        String errorCode = rs.getString("error_code");
+        String previousSpec = rs.getString("previous_spec");
+        return new Operation(rs.getObject("id", UUID.class), rs.getObject("organization_id", UUID.class),
+                rs.getObject("instance_id", UUID.class), OperationType.valueOf(rs.getString("type")),
+                OperationState.valueOf(rs.getString("state")), List.of(), null,
+                errorCode == null ? null : new Operation.Error(errorCode, rs.getString("error_message")),
+                rs.getString("requested_by"), rs.getString("previous_state"),
+                previousSpec == null ? null : json.readTree(previousSpec),
+                instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"));
+    }
+
+    private static Step step(ResultSet rs) throws SQLException {
+        return new Step(rs.getInt("position"), rs.getString("name"), StepState.valueOf(rs.getString("state")),
+                rs.getInt("attempts"), instant(rs, "started_at"), instant(rs, "finished_at"), rs.getString("message"));
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp value = rs.getTimestamp(column);
+        return value == null ? null : value.toInstant();
+    }
+}

@@ -1,0 +1,5 @@
+package dev.keel.controlplane.operations;
+
+public enum OperationType {
+    CREATE, UPDATE, DELETE, REPAIR
+}

@@ -1,0 +1,83 @@
+package dev.keel.controlplane.operations;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+
+import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.Cursor;
+import dev.keel.controlplane.shared.Page;
+
+/** Starting, reading and cancelling operations. Execution is {@link OperationRunner}'s. */
+@Service
+public class Operations {
+
+    private final OperationRepository repository;
+    private final SchedulerClient scheduler;
+    private final OperationWorkflow workflow;
+    private final AuditLog audit;
+
+    Operations(OperationRepository repository, SchedulerClient scheduler, OperationWorkflow workflow, AuditLog audit) {
+        this.repository = repository;
+        this.scheduler = scheduler;
+        this.workflow = workflow;
+        this.audit = audit;
+    }
+
+    /**
+     * Persists an operation and queues its execution, inside the caller's transaction: the change
+     * that asked for it, the operation and the queued run commit together or not at all.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Operation start(UUID organizationId, UUID instanceId, OperationType type, List<String> steps,
+                           String requestedBy, String previousState, Object previousSpec) {
+        if (repository.hasUnfinished(instanceId)) {
+            throw ApiException.conflict("operation-in-progress",
+                    "Another operation is pending or running on instance " + instanceId + "; wait for it or cancel it.");
+        }
+        UUID id = UUID.randomUUID();
+        repository.insert(id, organizationId, instanceId, type, requestedBy, previousState, previousSpec, steps);
+        scheduler.scheduleIfNotExists(OperationRunner.RUN_OPERATION.instance(id.toString()).scheduledTo(Instant.now()));
+        return repository.find(id).orElseThrow();
+    }
+
+    public Operation get(UUID organizationId, UUID id) {
+        return repository.find(organizationId, id).orElseThrow(() -> ApiException.notFound("Operation", id));
+    }
+
+    public Optional<Operation> find(UUID organizationId, UUID id) {
+        return repository.find(organizationId, id);
+    }
+
+    public Page<Operation> listForInstance(UUID organizationId, UUID instanceId, Cursor after, int limit) {
+        return Cursor.page(repository.listForInstance(organizationId, instanceId, after, limit + 1), limit,
+                op -> new Cursor(op.createdAt(), op.id()));
+    }
+
+    /** Cancels an operation no worker has started: nothing has touched the cloud yet, so it is safe. */
+    @Transactional
+    public Operation cancel(Caller caller, UUID id) {
+        Operation operation = get(caller.organizationId(), id);
+        if (operation.state() == OperationState.CANCELLED) {
+            return operation;
+        }
+        if (!repository.cancelIfPending(id)) {
+            throw ApiException.conflict("operation-not-cancellable", "Operation " + id + " is "
+                    + repository.find(id).orElseThrow().state()
+                    + "; only a PENDING operation can be cancelled, because a started one may have changed cloud resources.");
+        }
+        Operation cancelled = repository.find(id).orElseThrow();
+        workflow.cancelled(cancelled);
+        audit.record(caller, "operation.cancel", "operation", id, operation, cancelled);
+        return cancelled;
+    }
+}

@@ -1,0 +1,5 @@
+package dev.keel.controlplane.provisioning;
+
+public enum ChangeKind {
+    CREATE, UPDATE, DELETE, REPAIR
+}

@@ -1,0 +1,141 @@
+package dev.keel.controlplane.provisioning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+import dev.keel.controlplane.catalog.WalType;
+import dev.keel.controlplane.provisioning.Inventory.Broker;
+import dev.keel.controlplane.provisioning.Inventory.CloudResource;
+
+/**
+ * A driver that touches no cloud at all: it walks the same steps a real driver would, takes
+ * {@code keel.provisioning.no-cloud.step-delay} per step, and reports an inventory of names under
+ * the reserved {@code .invalid} domain so nobody mistakes it for a real endpoint. It exists so the
+ * operation engine can be run and tested end to end before the AWS driver is wired in.
+ * <p>
+ * Failure paths are reachable the way payment sandboxes make them reachable, through the input: an
+ * instance named {@code fail-at-<step>-…} fails permanently at that step.
+ */
+@Component
+public class NoCloudProvisioningDriver implements ProvisioningDriver {
+
+    private static final Logger log = LoggerFactory.getLogger(NoCloudProvisioningDriver.class);
+    private static final String DOMAIN = ".nocloud.invalid";
+
+    private static final String FAILURE_TRIGGER = "fail-at-";
+
+    private final Duration stepDelay;
+
+    public NoCloudProvisioningDriver(@Value("${keel.provisioning.no-cloud.step-delay:500ms}") Duration stepDelay) {
+        this.stepDelay = stepDelay;
+    }
+
+    @Override
+    public List<String> steps(ChangeKind kind, ProvisioningTarget target) {
+        boolean fsx = target.walType() == WalType.FSWAL;
+        List<String> steps = new ArrayList<>();
+        switch (kind) {
+            case CREATE -> {
+                steps.add("create-buckets");
+                if (fsx) {
+                    steps.add("create-wal-file-systems");
+                }
+                steps.addAll(List.of("create-broker-role", "create-security-group", "launch-brokers", "publish-endpoint"));
+            }
+            case UPDATE -> {
+                if (fsx) {
+                    steps.add("resize-wal-file-systems");
+                }
+                steps.addAll(List.of("launch-brokers", "retire-surplus-brokers", "publish-endpoint"));
+            }
+            case REPAIR -> steps.addAll(List.of("launch-brokers", "publish-endpoint"));
+            case DELETE -> {
+                steps.addAll(List.of("terminate-brokers", "delete-security-group", "delete-broker-role"));
+                if (fsx) {
+                    steps.add("delete-wal-file-systems");
+                }
+                steps.addAll(List.of("delete-buckets", "verify-nothing-left"));
+            }
+        }
+        return steps;
+    }
+
+    @Override
+    public Inventory apply(String step, ProvisioningTarget target) {
+        log.info("no-cloud driver: {} for instance {}", step, target.instanceId());
+        pause();
+        if (target.instanceName().startsWith(FAILURE_TRIGGER + step + "-")) {
+            throw new ProvisioningException("NO_CLOUD_REQUESTED_FAILURE",
+                    "Step " + step + " failed because the instance name asks the no-cloud driver to fail it.", false);
+        }
+        Inventory seen = target.observed() == null ? Inventory.EMPTY : target.observed();
+        String base = target.instanceName() + "-" + target.instanceId().toString().substring(0, 8);
+        return switch (step) {
+            case "create-buckets" -> with(seen, new CloudResource("s3-bucket", base + "-data"),
+                    new CloudResource("s3-bucket", base + "-ops"));
+            case "create-wal-file-systems", "resize-wal-file-systems" -> withFileSystems(seen, base, target.fsxCount());
+            case "create-broker-role" -> with(seen, new CloudResource("iam-role", base + "-broker"));
+            case "create-security-group" -> with(seen, new CloudResource("security-group", base + "-brokers"));
+            case "launch-brokers", "retire-surplus-brokers" -> withBrokers(seen, base, target);
+            case "publish-endpoint" -> new Inventory(String.join(",", seen.brokers().stream().map(Broker::address).toList()),
+                    seen.brokers(), seen.resources());
+            case "terminate-brokers" -> new Inventory(null, List.of(), seen.resources());
+            case "delete-security-group" -> without(seen, "security-group");
+            case "delete-broker-role" -> without(seen, "iam-role");
+            case "delete-wal-file-systems" -> without(seen, "fsx-file-system");
+            case "delete-buckets" -> without(seen, "s3-bucket");
+            case "verify-nothing-left" -> {
+                if (!seen.resources().isEmpty() || !seen.brokers().isEmpty()) {
+                    throw new ProvisioningException("RESOURCES_LEFT", "Still present: " + seen.resources(), true);
+                }
+                yield seen;
+            }
+            default -> throw new IllegalArgumentException("Unknown step " + step);
+        };
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(stepDelay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProvisioningException("INTERRUPTED", "Interrupted while applying a step", true);
+        }
+    }
+
+    private static Inventory withBrokers(Inventory seen, String base, ProvisioningTarget target) {
+        List<Broker> brokers = new ArrayList<>();
+        for (int node = 0; node < target.brokerCount(); node++) {
+            String zone = target.zones().get(node % target.zones().size()).availabilityZone();
+            brokers.add(new Broker(node, zone, "b" + node + "." + base + DOMAIN + ":9092"));
+        }
+        return new Inventory(seen.bootstrapServers(), brokers, seen.resources());
+    }
+
+    private static Inventory withFileSystems(Inventory seen, String base, Integer count) {
+        List<CloudResource> fileSystems = new ArrayList<>();
+        for (int i = 0; i < (count == null ? 0 : count); i++) {
+            fileSystems.add(new CloudResource("fsx-file-system", base + "-wal-" + i));
+        }
+        return with(without(seen, "fsx-file-system"), fileSystems.toArray(CloudResource[]::new));
+    }
+
+    private static Inventory with(Inventory seen, CloudResource... added) {
+        Set<CloudResource> resources = new LinkedHashSet<>(seen.resources());
+        resources.addAll(List.of(added));
+        return new Inventory(seen.bootstrapServers(), seen.brokers(), List.copyOf(resources));
+    }
+
+    private static Inventory without(Inventory seen, String type) {
+        return new Inventory(seen.bootstrapServers(), seen.brokers(),
+                seen.resources().stream().filter(r -> !r.type().equals(type)).toList());
+    }
+}

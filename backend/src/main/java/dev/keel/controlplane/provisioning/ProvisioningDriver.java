@@ -1,0 +1,16 @@
+package dev.keel.controlplane.provisioning;
+
+import java.util.List;
+
+/**
+ * The port through which operations change cloud resources. A driver names the steps of a change
+ * up front (they are persisted and shown to users) and then applies them one at a time; applying a
+ * step twice must leave the same result as applying it once.
+ */
+public interface ProvisioningDriver {
+
+    List<String> steps(ChangeKind kind, ProvisioningTarget target);
+
+    /** Applies one step and returns the inventory observed afterwards. */
+    Inventory apply(String step, ProvisioningTarget target);
+}

@@ -1,0 +1,47 @@
+package dev.keel.controlplane.shared;
+
+import java.io.IOException;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.slf4j.MDC;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Gives every request an id (the caller's {@code X-Request-Id} when it is sane), echoes it, and puts
+ * it in the logging context so log lines, audit events and problem documents can be correlated.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class RequestIds extends OncePerRequestFilter {
+
+    public static final String HEADER = "X-Request-Id";
+    public static final String MDC_KEY = "requestId";
+    private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    public static String current() {
+        return MDC.get(MDC_KEY);
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String given = request.getHeader(HEADER);
+        String id = given != null && SANE.matcher(given).matches() ? given : UUID.randomUUID().toString();
+        response.setHeader(HEADER, id);
+        MDC.put(MDC_KEY, id);
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            MDC.remove(MDC_KEY);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.keel.controlplane.cloudaccounts;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.keel.controlplane.support.ApiClient;
+import dev.keel.controlplane.support.ApiTest;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CloudAccountsApiTest extends ApiTest {
+
+    @Test
+    void registeringReturnsTheAccountWithTheOrganizationsExternalId() {
+        ApiClient api = api(EDITOR);
+        ApiClient.Response response = api.post("/cloud-accounts", Map.of("name", unique("prod"),
+                "awsAccountId", "123456789012", "roleArn", "arn:aws:iam::123456789012:role/Keel",
+                "regions", List.of("us-east-1")));
+
+        assertThat(response.status()).isEqualTo(201);
+        JsonNode account = response.json();
+        assertThat(response.header("Location")).contains("/api/v1/cloud-accounts/" + account.get("id").asString());
+        assertThat(account.get("status").asString()).isEqualTo("PENDING_VERIFICATION");
+        assertThat(account.get("externalId").asString())
+                .isEqualTo(api.get("/organizations/me").json().get("externalId").asString());
+        assertThat(api.get("/cloud-accounts/" + account.get("id").asString()).json()).isEqualTo(account);
+    }
+
+    @Test
+    void invalidRegistrationsNameEachField() {
+        ApiClient.Response response = api(EDITOR).post("/cloud-accounts", Map.of("name", "X",
+                "awsAccountId", "12345", "roleArn", "arn:aws:iam::999999999999:user/bob",
+                "regions", List.of("us-east-1", "moon-1")));
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("errors")).extracting(e -> e.get("field").asString())
+                .containsExactly("name", "awsAccountId", "roleArn", "regions[1]");
+    }
+
+    @Test
+    void theRoleMustBelongToTheAccount() {
+        ApiClient.Response response = api(EDITOR).post("/cloud-accounts", Map.of("name", unique("prod"),
+                "awsAccountId", "123456789012", "roleArn", "arn:aws:iam::210987654321:role/Keel",
+                "regions", List.of("us-east-1")));
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("errors").get(0).get("message").asString()).contains("210987654321");
+    }
+
+    @Test
+    void aNameOrRoleCanBeRegisteredOnce() {
+        ApiClient api = api(EDITOR);
+        String name = unique("prod");
+        String role = "arn:aws:iam::123456789012:role/" + unique("Keel");
+        assertThat(api.post("/cloud-accounts", Map.of("name", name, "awsAccountId", "123456789012", "roleArn", role,
+                "regions", List.of("us-east-1"))).status()).isEqualTo(201);
+        ApiClient.Response sameName = api.post("/cloud-accounts", Map.of("name", name, "awsAccountId", "123456789012",
+                "roleArn", role + "-2", "regions", List.of("us-east-1")));
+        assertThat(sameName.status()).isEqualTo(409);
+        assertThat(sameName.json().get("errors").get(0).get("field").asString()).isEqualTo("name");
+        ApiClient.Response sameRole = api.post("/cloud-accounts", Map.of("name", unique("other"),
+                "awsAccountId", "123456789012", "roleArn", role, "regions", List.of("us-east-1")));
+        assertThat(sameRole.status()).isEqualTo(409);
+        assertThat(sameRole.json().get("errors").get(0).get("field").asString()).isEqualTo("roleArn");
+    }
+
+    @Test
+    void anAccountHostingInstancesCannotBeDeleted() {
+        ApiClient api = api(EDITOR);
+        String accountId = registerAccount(api).get("id").asString();
+        JsonNode instance = createRunningInstance(api, instanceBody(accountId, "S3", 1, 3));
+
+        ApiClient.Response refused = api.delete("/cloud-accounts/" + accountId);
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().get("detail").asString()).contains("1 instance");
+
+        String deleteOperation = api.delete("/instances/" + instance.get("id").asString()).json().get("id").asString();
+        awaitOperation(api, deleteOperation, "SUCCEEDED");
+        assertThat(api.delete("/cloud-accounts/" + accountId).status()).isEqualTo(204);
+        assertThat(api.get("/cloud-accounts/" + accountId).status()).isEqualTo(404);
+    }
+}

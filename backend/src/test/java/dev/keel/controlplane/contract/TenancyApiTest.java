@@ -1,0 +1,111 @@
+package dev.keel.controlplane.contract;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.keel.controlplane.support.ApiClient;
+import dev.keel.controlplane.support.ApiTest;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Walks every operation of the OpenAPI document: as a member of another organization (nothing of
+ * ours may be seen or changed: objects answer 404, lists do not show them), as a viewer (changes
+ * answer 403) and without a token (401). New operations are covered as soon as they are in the
+ * contract; one without a sample body here fails the test.
+ */
+class TenancyApiTest extends ApiTest {
+
+    private final OpenApiDocument contract = new OpenApiDocument();
+    private ApiClient owner;
+    private Map<String, String> ids;
+    private List<String> secrets;
+
+    @BeforeEach
+    void ownerData() {
+        owner = api(ADMIN);
+        JsonNode account = registerAccount(owner);
+        Map<String, Object> body = instanceBody(account.get("id").asString(), "FSWAL", 3, 6);
+        JsonNode instance = createRunningInstance(owner, body);
+        String operationId = owner.get("/instances/" + instance.get("id").asString() + "/operations").json()
+                .get("items").get(0).get("id").asString();
+        ids = Map.of("cloudAccountId", account.get("id").asString(), "instanceId", instance.get("id").asString(),
+                "operationId", operationId);
+        secrets = List.of(account.get("id").asString(), account.get("name").asString(), account.get("roleArn").asString(),
+                account.get("externalId").asString(), instance.get("id").asString(), instance.get("name").asString(),
+                operationId);
+    }
+
+    @Test
+    void anotherOrganizationSeesAndChangesNothingOfOurs() {
+        ApiClient stranger = api(OTHER_ORG_ADMIN);
+        List<OpenApiDocument.Operation> operations = contract.operations();
+        assertThat(operations).hasSizeGreaterThanOrEqualTo(17);
+        for (OpenApiDocument.Operation op : operations) {
+            Map<String, Object> body = sampleBody(op);
+            ApiClient.Response response = request(stranger, op).send(op.method(), op.expand(ids), body);
+            String asked = op.expand(ids) + body;
+            assertThat(secrets).as("%s leaked data: %s", op, response)
+                    .filteredOn(secret -> !asked.contains(secret))
+                    .noneMatch(response.body()::contains);
+            if (op.hasPathParameters()) {
+                assertThat(response.status()).as("%s → %s", op, response).isEqualTo(404);
+                assertThat(response.header("Content-Type")).as(op.toString()).contains("application/problem+json");
+            } else {
+                assertThat(response.status()).as("%s → %s", op, response).isLessThan(500);
+            }
+        }
+        JsonNode instance = owner.get("/instances/" + ids.get("instanceId")).json();
+        assertThat(instance.get("state").asString()).as("nothing was changed").isEqualTo("RUNNING");
+        assertThat(instance.get("specVersion").asInt()).isEqualTo(1);
+        assertThat(owner.get("/cloud-accounts/" + ids.get("cloudAccountId")).status()).isEqualTo(200);
+    }
+
+    @Test
+    void viewersCanReadButChangeNothing() {
+        ApiClient viewer = api(VIEWER);
+        for (OpenApiDocument.Operation op : contract.operations()) {
+            ApiClient.Response response = request(viewer, op).send(op.method(), op.expand(ids), sampleBody(op));
+            if (op.requiredRole().equals("viewer")) {
+                assertThat(response.status()).as("%s → %s", op, response).isNotIn(401, 403).isLessThan(500);
+            } else {
+                assertThat(response.status()).as("%s → %s", op, response).isEqualTo(403);
+                assertThat(response.json().get("detail").asString()).contains("viewer");
+            }
+        }
+        assertThat(owner.get("/instances/" + ids.get("instanceId")).json().get("specVersion").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void everyOperationNeedsAToken() {
+        for (OpenApiDocument.Operation op : contract.operations()) {
+            ApiClient.Response response = request(anonymous(), op).send(op.method(), op.expand(ids), sampleBody(op));
+            assertThat(response.status()).as("%s → %s", op, response).isEqualTo(401);
+            assertThat(response.header("WWW-Authenticate")).as(op.toString()).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+        }
+    }
+
+    /** Headers that would make the request succeed for the owner. */
+    private static ApiClient request(ApiClient client, OpenApiDocument.Operation op) {
+        return op.id().equals("updateInstance") ? client.header("If-Match", "\"1\"") : client;
+    }
+
+    /** A request body that would succeed for the owner, so a refusal is about who asks. */
+    private Map<String, Object> sampleBody(OpenApiDocument.Operation op) {
+        return switch (op.id()) {
+            case "registerCloudAccount" -> Map.of("name", unique("acct"), "awsAccountId", "000000000000",
+                    "roleArn", "arn:aws:iam::000000000000:role/" + unique("Role"), "regions", List.of("us-east-1"));
+            case "createInstance" -> instanceBody(ids.get("cloudAccountId"), "S3", 1, 3);
+            case "updateInstance" -> Map.of("aku", 9);
+            case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
+            case "getCurrentOrganization", "listCloudAccounts", "getCloudAccount", "deleteCloudAccount", "listInstances",
+                 "getInstance", "deleteInstance", "listInstanceOperations", "getInstanceCostEstimate", "getOperation",
+                 "cancelOperation", "getSizingCatalog", "listAuditEvents" -> null;
+            default -> throw new AssertionError("Add a sample request for new operation " + op);
+        };
+    }
+}

@@ -1,0 +1,121 @@
+package dev.keel.controlplane.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The packaged backend ({@code target/keel-backend.jar}) as a separate OS process, as it runs in
+ * production: for tests about several workers and about a worker dying.
+ */
+public final class BackendProcess implements AutoCloseable {
+
+    private final String workerId;
+    private final int port;
+    private final Process process;
+
+    private BackendProcess(String workerId, int port, Process process) {
+        this.workerId = workerId;
+        this.port = port;
+        this.process = process;
+    }
+
+    public static BackendProcess start(String workerId, Map<String, String> environment) {
+        int port = freePort();
+        Path jar = Path.of("target", "keel-backend.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: these tests run after `mvn package`.");
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path log = Path.of("target", "it-logs", workerId + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            builder.environment().put("SERVER_PORT", String.valueOf(port));
+            builder.environment().put("KEEL_WORKER_ID", workerId);
+            BackendProcess backend = new BackendProcess(workerId, port, builder.start());
+            backend.awaitReady(log.toFile());
+            return backend;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public ApiClient api(String username) {
+        return new ApiClient("http://localhost:" + port + "/api/v1", null).as(username);
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    /** {@code kill -9}: no shutdown hook, no graceful stop, nothing flushed. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(30), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    private void awaitReady(File log) {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Backend " + workerId + " exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + port + "/actuator/health/readiness")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(250);
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("Backend " + workerId + " was not ready within 90 s; see " + log);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

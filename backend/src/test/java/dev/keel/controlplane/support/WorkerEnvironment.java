@@ -1,0 +1,20 @@
+package dev.keel.controlplane.support;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** The environment of a backend process in the multi-process tests: the test servers, a fast heartbeat, slow steps. */
+public final class WorkerEnvironment {
+
+    private WorkerEnvironment() {
+    }
+
+    public static Map<String, String> withStepDelay(Duration stepDelay) {
+        return Map.of(
+                "KEEL_DB_URL", TestEnvironment.databaseUrl(),
+                "KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc",
+                "KEEL_NO_CLOUD_STEP_DELAY", stepDelay.toMillis() + "ms",
+                "KEEL_HEARTBEAT_INTERVAL", "1s",
+                "KEEL_WORKER_THREADS", "2");
+    }
+}
