@@ -48,7 +48,7 @@ public class AuditLog {
     }
 
     Page<AuditEvent> list(UUID organizationId, String resourceType, String resourceId, Cursor after, int limit) {
-        List<AuditEvent> events = jdbc.sql("""
+        List<AuditEvent> events = Cursor.bind(jdbc.sql("""
                 SELECT * FROM audit_events
                 WHERE organization_id = :org
                   AND (CAST(:type AS text) IS NULL OR resource_type = :type)
@@ -56,12 +56,10 @@ public class AuditLog {
                   AND (CAST(:afterTime AS timestamptz) IS NULL OR (occurred_at, id) < (:afterTime, :afterId))
                 ORDER BY occurred_at DESC, id DESC
                 LIMIT :limit
-                """)
+                """), after)
                 .param("org", organizationId)
                 .param("type", resourceType)
                 .param("resource", resourceId)
-                .param("afterTime", after == null ? null : java.sql.Timestamp.from(after.time()))
-                .param("afterId", after == null ? null : after.id())
                 .param("limit", limit + 1)
                 .query(rows)
                 .list();

@@ -6,6 +6,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.keel.provisioner.WalType;
+
 /**
  * One version of the sizing catalog (a data file under {@code catalog/}): what an AKU is, what each
  * FSx throughput gives the WAL, how AKU maps to brokers, and the prices estimates use.

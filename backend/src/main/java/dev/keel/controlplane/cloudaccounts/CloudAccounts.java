@@ -61,16 +61,14 @@ public class CloudAccounts {
     }
 
     Page<CloudAccount> list(UUID organizationId, Cursor after, int limit) {
-        List<CloudAccount> accounts = jdbc.sql("""
+        List<CloudAccount> accounts = Cursor.bind(jdbc.sql("""
                 SELECT a.*, o.external_id FROM cloud_accounts a JOIN organizations o ON o.id = a.organization_id
                 WHERE a.organization_id = :org AND a.deleted_at IS NULL
                   AND (CAST(:afterTime AS timestamptz) IS NULL OR (a.created_at, a.id) < (:afterTime, :afterId))
                 ORDER BY a.created_at DESC, a.id DESC
                 LIMIT :limit
-                """)
+                """), after)
                 .param("org", organizationId)
-                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
-                .param("afterId", after == null ? null : after.id())
                 .param("limit", limit + 1)
                 .query(this::account)
                 .list();

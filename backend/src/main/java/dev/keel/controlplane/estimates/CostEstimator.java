@@ -6,7 +6,7 @@ import java.util.List;
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalog.RegionPrices;
 import dev.keel.controlplane.catalog.SizingCatalog.StorageTier;
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.estimates.CostEstimate.Breakdown;
 import dev.keel.controlplane.estimates.CostEstimate.Line;
 

@@ -6,7 +6,7 @@ import org.springframework.stereotype.Service;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.instances.FsxSpec;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.SpecRules;

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.keel.controlplane.provisioning.Inventory;
+import dev.keel.provisioner.Inventory;
 
 /** An instance as stored: desired spec, lifecycle state and what was last observed in the cloud. */
 public record Instance(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region,

@@ -2,7 +2,6 @@ package dev.keel.controlplane.instances;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -10,8 +9,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import dev.keel.controlplane.catalog.WalType;
-import dev.keel.controlplane.provisioning.Inventory;
+import dev.keel.provisioner.WalType;
+import dev.keel.provisioner.Inventory;
 import dev.keel.controlplane.shared.Cursor;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -74,7 +73,7 @@ class InstanceRepository {
 
     /** Newest first; without a state filter, deleted instances are left out. */
     List<Instance> list(UUID organizationId, InstanceState state, String nameContains, Cursor after, int limit) {
-        return jdbc.sql("""
+        return Cursor.bind(jdbc.sql("""
                 SELECT * FROM instances
                 WHERE organization_id = :org
                   AND (CAST(:state AS text) IS NULL AND state <> 'DELETED' OR state = :state)
@@ -82,12 +81,10 @@ class InstanceRepository {
                   AND (CAST(:afterTime AS timestamptz) IS NULL OR (created_at, id) < (:afterTime, :afterId))
                 ORDER BY created_at DESC, id DESC
                 LIMIT :limit
-                """)
+                """), after)
                 .param("org", organizationId)
                 .param("state", state == null ? null : state.name())
                 .param("name", nameContains)
-                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
-                .param("afterId", after == null ? null : after.id())
                 .param("limit", limit)
                 .query(this::instance)
                 .list();

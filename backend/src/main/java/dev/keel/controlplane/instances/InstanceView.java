@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
-import dev.keel.controlplane.provisioning.Inventory;
+import dev.keel.provisioner.Inventory;
 
 /** An instance as the API shows it: the stored state plus what its catalog version says it can carry. */
 record InstanceView(UUID id, String name, UUID cloudAccountId, String region, InstanceState state, InstanceSpec spec,

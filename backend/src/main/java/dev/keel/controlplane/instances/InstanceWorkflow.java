@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationWorkflow;
-import dev.keel.controlplane.provisioning.ProvisioningDriver;
+import dev.keel.provisioner.ProvisioningDriver;
 import tools.jackson.databind.json.JsonMapper;
 
 /** What each operation step and outcome means for an instance. */

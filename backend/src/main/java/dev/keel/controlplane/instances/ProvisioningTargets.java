@@ -6,7 +6,7 @@ import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
-import dev.keel.controlplane.provisioning.ProvisioningTarget;
+import dev.keel.provisioner.ProvisioningTarget;
 
 /** Describes an instance to a provisioning driver. */
 @Component

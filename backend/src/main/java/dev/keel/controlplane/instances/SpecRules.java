@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalog.FsxOption;
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.FieldError;
 

@@ -1,6 +1,6 @@
 package dev.keel.controlplane.instances;
 
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 
 public record WalSpec(WalType type) {
 }

@@ -60,17 +60,15 @@ class OperationRepository {
     }
 
     List<Operation> listForInstance(UUID organizationId, UUID instanceId, Cursor after, int limit) {
-        List<Operation> operations = jdbc.sql("""
+        List<Operation> operations = Cursor.bind(jdbc.sql("""
                 SELECT * FROM operations
                 WHERE organization_id = :org AND instance_id = :instance
                   AND (CAST(:afterTime AS timestamptz) IS NULL OR (created_at, id) < (:afterTime, :afterId))
                 ORDER BY created_at DESC, id DESC
                 LIMIT :limit
-                """)
+                """), after)
                 .param("org", organizationId)
                 .param("instance", instanceId)
-                .param("afterTime", after == null ? null : Timestamp.from(after.time()))
-                .param("afterId", after == null ? null : after.id())
                 .param("limit", limit)
                 .query(this::operation)
                 .list();

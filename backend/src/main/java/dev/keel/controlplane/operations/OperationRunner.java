@@ -3,6 +3,8 @@ package dev.keel.controlplane.operations;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -18,7 +20,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
 import dev.keel.controlplane.operations.Operation.Step;
 import dev.keel.controlplane.operations.Operation.StepState;
-import dev.keel.controlplane.provisioning.ProvisioningException;
+import dev.keel.provisioner.ProvisioningException;
 
 /**
  * Executes operations from db-scheduler's durable queue. db-scheduler guarantees one worker at a
@@ -37,15 +39,17 @@ public class OperationRunner {
     private final TransactionTemplate transactions;
     private final String workerId;
     private final int maxAttempts;
+    private final MeterRegistry meters;
 
     OperationRunner(OperationRepository repository, OperationWorkflow workflow, TransactionTemplate transactions,
                     @Value("${keel.worker-id}") String workerId,
-                    @Value("${keel.operations.max-step-attempts:8}") int maxAttempts) {
+                    @Value("${keel.operations.max-step-attempts:8}") int maxAttempts, MeterRegistry meters) {
         this.repository = repository;
         this.workflow = workflow;
         this.transactions = transactions;
         this.workerId = workerId;
         this.maxAttempts = maxAttempts;
+        this.meters = meters;
     }
 
     @Bean
@@ -77,6 +81,7 @@ public class OperationRunner {
                 repository.finish(id, OperationState.SUCCEEDED, null);
                 workflow.succeeded(operation);
             });
+            finished(operation, OperationState.SUCCEEDED);
             log.info("Operation {} {} succeeded", operation.type(), id);
         } finally {
             MDC.remove("operationId");
@@ -91,11 +96,13 @@ public class OperationRunner {
             return false;
         }
         transactions.executeWithoutResult(tx -> repository.stepStarted(operation.id(), step.position(), workerId));
+        Timer.Sample started = Timer.start(meters);
         try {
             transactions.executeWithoutResult(tx -> {
                 workflow.runStep(operation, step.name());
                 repository.stepSucceeded(operation.id(), step.position());
             });
+            started.stop(meters.timer("keel.operations.steps", "step", step.name()));
             return true;
         } catch (ProvisioningException e) {
             if (e.retryable()) {
@@ -122,5 +129,10 @@ public class OperationRunner {
             repository.finish(operation.id(), OperationState.FAILED, error);
             workflow.failed(operation, error);
         });
+        finished(operation, OperationState.FAILED);
+    }
+
+    private void finished(Operation operation, OperationState state) {
+        meters.counter("keel.operations.finished", "type", operation.type().name(), "state", state.name()).increment();
     }
 }

@@ -11,9 +11,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
-import dev.keel.controlplane.catalog.WalType;
-import dev.keel.controlplane.provisioning.Inventory.Broker;
-import dev.keel.controlplane.provisioning.Inventory.CloudResource;
+import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.ProvisioningDriver;
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.WalType;
+import dev.keel.provisioner.Inventory.Broker;
+import dev.keel.provisioner.Inventory.CloudResource;
 
 /**
  * A driver that touches no cloud at all: it walks the same steps a real driver would, takes

@@ -1,11 +1,14 @@
 package dev.keel.controlplane.shared;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Keyset position in a list ordered newest first by (time, id). Opaque to clients: they only pass
@@ -36,6 +39,15 @@ public record Cursor(Instant time, UUID id) {
             throw ApiException.validation("limit", "must be between 1 and " + MAX_LIMIT);
         }
         return limit;
+    }
+
+    /**
+     * Binds {@code :afterTime} and {@code :afterId} for the keyset condition
+     * {@code (CAST(:afterTime AS timestamptz) IS NULL OR (time, id) < (:afterTime, :afterId))}.
+     */
+    public static JdbcClient.StatementSpec bind(JdbcClient.StatementSpec statement, Cursor after) {
+        return statement.param("afterTime", after == null ? null : Timestamp.from(after.time()))
+                .param("afterId", after == null ? null : after.id());
     }
 
     public String encode() {

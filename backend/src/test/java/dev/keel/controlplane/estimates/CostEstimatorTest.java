@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
-import dev.keel.controlplane.catalog.WalType;
+import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.FieldError;
 

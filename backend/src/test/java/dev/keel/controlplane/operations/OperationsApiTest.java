@@ -47,6 +47,9 @@ class OperationsApiTest extends ApiTest {
         assertThat(instance.get("conditions").get(0).get("status").asString()).isEqualTo("False");
         assertThat(instance.get("conditions").get(0).get("reason").asString()).isEqualTo("NO_CLOUD_REQUESTED_FAILURE");
 
+        assertThat(new ApiClient("http://localhost:" + port, null).get("/actuator/prometheus").body())
+                .containsPattern("keel_operations_finished_total\\{[^}]*state=\"FAILED\",type=\"CREATE\"");
+
         ApiClient.Response cleanup = api.delete("/instances/" + failed.get("instanceId").asString());
         assertThat(cleanup.status()).as("a failed instance can be deleted").isEqualTo(202);
         awaitOperation(api, cleanup.json().get("id").asString(), "SUCCEEDED");

@@ -58,16 +58,24 @@ final class ContractValidator {
             throw new AssertionError(route + " answered " + response.status() + " as " + type + "; the contract says "
                     + content.propertyNames());
         }
-        String schema = json.writeValueAsString(media.get("schema")).replace("\"$ref\":\"#/", "\"$ref\":\"" + DOCUMENT + "#/");
-        Set<ValidationMessage> errors = compiled.computeIfAbsent(schema, schemas::getSchema)
-                .validate(response.body(), InputFormat.JSON);
+        Set<ValidationMessage> errors = validate(media.get("schema"), response.body());
         if (!errors.isEmpty()) {
             throw new AssertionError(route + " answered " + response.status() + " with a body that breaks the contract: "
                     + errors + "\nbody: " + response.body());
         }
     }
 
-    private static JsonNode resolve(JsonNode node) {
+    /** Validates a JSON text against a schema of the contract (its {@code $ref}s resolve inside the contract). */
+    static Set<ValidationMessage> validate(JsonNode schemaNode, String body) {
+        String schema = json.writeValueAsString(schemaNode).replace("\"$ref\":\"#/", "\"$ref\":\"" + DOCUMENT + "#/");
+        return compiled.computeIfAbsent(schema, schemas::getSchema).validate(body, InputFormat.JSON);
+    }
+
+    static JsonNode document() {
+        return root;
+    }
+
+    static JsonNode resolve(JsonNode node) {
         JsonNode ref = node.get("$ref");
         return ref == null ? node : resolve(root.at(ref.asString().substring(1)));
     }

@@ -1,4 +1,4 @@
-package dev.keel.controlplane.provisioning;
+package dev.keel.provisioner;
 
 public enum ChangeKind {
     CREATE, UPDATE, DELETE, REPAIR

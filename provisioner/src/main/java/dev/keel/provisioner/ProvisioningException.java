@@ -1,4 +1,4 @@
-package dev.keel.controlplane.provisioning;
+package dev.keel.provisioner;
 
 /**
  * A step that failed. Retryable failures (throttling, timeouts, 5xx) are tried again with backoff;

@@ -1,4 +1,4 @@
-package dev.keel.controlplane.provisioning;
+package dev.keel.provisioner;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.keel.controlplane.catalog;
+package dev.keel.provisioner;
 
 /** Where a broker's write-ahead log lives. */
 public enum WalType {
