@@ -3,6 +3,7 @@ package dev.keel.controlplane.cloudaccounts;
 import java.net.URI;
 import java.util.UUID;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -14,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.identity.Organizations;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
 
@@ -22,9 +24,22 @@ import dev.keel.controlplane.shared.Page;
 class CloudAccountsController {
 
     private final CloudAccounts accounts;
+    private final OnboardingTemplate template;
+    private final Organizations organizations;
 
-    CloudAccountsController(CloudAccounts accounts) {
+    CloudAccountsController(CloudAccounts accounts, OnboardingTemplate template, Organizations organizations) {
         this.accounts = accounts;
+        this.template = template;
+        this.organizations = organizations;
+    }
+
+    /** The CloudFormation template that creates the cross-account role, with this organization's external id in it. */
+    @GetMapping(path = "/onboarding-template", produces = "application/yaml")
+    ResponseEntity<String> onboardingTemplate(Caller caller) {
+        String externalId = organizations.find(caller.organizationId()).orElseThrow().externalId();
+        return ResponseEntity.ok()
+                .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"keel-cross-account-role.yaml\"")
+                .body(template.forOrganization(externalId));
     }
 
     @PostMapping

@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.config.Customizer;
@@ -33,7 +34,22 @@ class SecurityConfig implements WebMvcConfigurer {
             "/api/v1/openapi.json", "/api/v1/openapi.yaml", "/api/v1/docs", "/api/v1/docs/**", "/webjars/**",
     };
 
+    /**
+     * Broker agents send their instance's token, not a user's JWT: the ingest endpoint checks it, so
+     * this chain must not let the resource server try to decode it.
+     */
     @Bean
+    @Order(1)
+    SecurityFilterChain ingest(HttpSecurity http) throws Exception {
+        return http.securityMatcher("/ingest/**")
+                .csrf(csrf -> csrf.disable())
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .authorizeHttpRequests(auth -> auth.anyRequest().permitAll())
+                .build();
+    }
+
+    @Bean
+    @Order(2)
     SecurityFilterChain api(HttpSecurity http, Organizations organizations, ProblemWriter problems) throws Exception {
         ProblemEntryPoint refusals = new ProblemEntryPoint(problems);
         http.csrf(csrf -> csrf.disable())

@@ -1,7 +1,27 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A status condition in the Kubernetes style: {@code lastTransitionTime} moves only when {@code status} flips. */
 public record Condition(String type, String status, String reason, String message, Instant lastTransitionTime) {
+
+    /**
+     * {@code conditions} with {@code type} set; the transition time is kept when the status does not
+     * change. Returns the same list when nothing changes, so callers can skip the write.
+     */
+    static List<Condition> set(List<Condition> conditions, String type, String status, String reason, String message,
+                               Instant now) {
+        Condition current = conditions.stream().filter(c -> c.type().equals(type)).findFirst().orElse(null);
+        if (current != null && current.status().equals(status) && current.reason().equals(reason)
+                && current.message().equals(message)) {
+            return conditions;
+        }
+        Instant transition = current != null && current.status().equals(status) ? current.lastTransitionTime() : now;
+        List<Condition> updated = new ArrayList<>(conditions);
+        updated.remove(current);
+        updated.add(new Condition(type, status, reason, message, transition));
+        return List.copyOf(updated);
+    }
 }

@@ -54,6 +54,14 @@ class InstanceRepository {
                 .params(organizationId, id).query(this::instance).optional();
     }
 
+    List<Instance> live() {
+        return jdbc.sql("SELECT * FROM instances WHERE state IN ('RUNNING', 'CHANGING') ORDER BY id").query(this::instance).list();
+    }
+
+    Optional<Instance> lock(UUID id) {
+        return jdbc.sql("SELECT * FROM instances WHERE id = ? FOR UPDATE").param(id).query(this::instance).optional();
+    }
+
     /** Locks the row for a read-modify-write of its spec or state. */
     Optional<Instance> lock(UUID organizationId, UUID id) {
         return jdbc.sql("SELECT * FROM instances WHERE organization_id = ? AND id = ? FOR UPDATE")

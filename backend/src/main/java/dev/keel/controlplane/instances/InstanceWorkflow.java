@@ -1,7 +1,6 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.stereotype.Component;
@@ -72,11 +71,9 @@ class InstanceWorkflow implements OperationWorkflow {
     }
 
     private void setReady(Instance instance, String status, String reason, String message) {
-        List<Condition> conditions = new ArrayList<>(instance.conditions());
-        Condition current = conditions.stream().filter(c -> c.type().equals(READY)).findFirst().orElse(null);
-        Instant transition = current != null && current.status().equals(status) ? current.lastTransitionTime() : Instant.now();
-        conditions.remove(current);
-        conditions.add(new Condition(READY, status, reason, message, transition));
-        repository.updateConditions(instance.id(), conditions);
+        List<Condition> conditions = Condition.set(instance.conditions(), READY, status, reason, message, Instant.now());
+        if (conditions != instance.conditions()) {
+            repository.updateConditions(instance.id(), conditions);
+        }
     }
 }

@@ -1,6 +1,9 @@
 package dev.keel.controlplane.instances;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -50,6 +53,27 @@ public class Instances {
 
     public Instance get(UUID organizationId, UUID id) {
         return repository.find(organizationId, id).orElseThrow(() -> ApiException.notFound("Instance", id));
+    }
+
+    /** An instance by id alone, for callers that authenticate as the instance rather than as a member. */
+    public Optional<Instance> find(UUID id) {
+        return repository.find(id);
+    }
+
+    /** Instances whose brokers should be running: what health checks and drift detection look at. */
+    public List<Instance> live() {
+        return repository.live();
+    }
+
+    /** Sets a status condition, writing only when it changes. */
+    @Transactional
+    public void setCondition(UUID id, String type, String status, String reason, String message) {
+        repository.lock(id).ifPresent(instance -> {
+            List<Condition> conditions = Condition.set(instance.conditions(), type, status, reason, message, Instant.now());
+            if (conditions != instance.conditions()) {
+                repository.updateConditions(id, conditions);
+            }
+        });
     }
 
     public SizingCatalog catalogOf(Instance instance) {

@@ -54,6 +54,10 @@ public class ApiException extends RuntimeException {
                 List.of(new FieldError(field, detail)));
     }
 
+    public static ApiException unauthorized(String detail) {
+        return new ApiException(HttpStatus.UNAUTHORIZED, "unauthenticated", "Authentication required", detail, List.of());
+    }
+
     public static ApiException forbidden(String detail) {
         return new ApiException(HttpStatus.FORBIDDEN, "forbidden", "Not allowed", detail, List.of());
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,7 @@ class CloudAccountsApiTest extends ApiTest {
     void registeringReturnsTheAccountWithTheOrganizationsExternalId() {
         ApiClient api = api(EDITOR);
         ApiClient.Response response = api.post("/cloud-accounts", Map.of("name", unique("prod"),
-                "awsAccountId", "123456789012", "roleArn", "arn:aws:iam::123456789012:role/Keel",
+                "awsAccountId", "123456789012", "roleArn", "arn:aws:iam::123456789012:role/" + unique("Keel"),
                 "regions", List.of("us-east-1")));
 
         assertThat(response.status()).isEqualTo(201);
@@ -80,5 +81,24 @@ class CloudAccountsApiTest extends ApiTest {
         awaitOperation(api, deleteOperation, "SUCCEEDED");
         assertThat(api.delete("/cloud-accounts/" + accountId).status()).isEqualTo(204);
         assertThat(api.get("/cloud-accounts/" + accountId).status()).isEqualTo(404);
+    }
+
+    @Test
+    void theOnboardingTemplateCarriesTheOrganizationsExternalIdAndOnlyManagedResources() {
+        ApiClient api = api(VIEWER);
+        ApiClient.Response response = api.get("/cloud-accounts/onboarding-template");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.header("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/yaml"));
+        assertThat(response.header("Content-Disposition")).hasValueSatisfying(d -> assertThat(d).contains("attachment"));
+        JsonNode template = new YAMLMapper().readTree(response.body());
+        String externalId = api.get("/organizations/me").json().get("externalId").asString();
+        assertThat(template.at("/Parameters/ExternalId/Default").asString()).isEqualTo(externalId);
+        assertThat(template.at("/Parameters/ControlPlaneAccountId/Default").asString()).matches("[0-9]{12}");
+        JsonNode trust = template.at("/Resources/ControlPlaneRole/Properties/AssumeRolePolicyDocument/Statement/0");
+        assertThat(trust.at("/Condition/StringEquals").has("sts:ExternalId")).isTrue();
+        JsonNode statements = template.at("/Resources/ControlPlaneRole/Properties/Policies/0/PolicyDocument/Statement");
+        assertThat(statements).noneSatisfy(statement -> assertThat(statement.get("Action").toString()).contains("*\""));
+        assertThat(api(OTHER_ORG_ADMIN).get("/cloud-accounts/onboarding-template").body()).doesNotContain(externalId);
     }
 }

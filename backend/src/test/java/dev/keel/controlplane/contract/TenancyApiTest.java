@@ -102,8 +102,8 @@ class TenancyApiTest extends ApiTest {
             case "createInstance" -> instanceBody(ids.get("cloudAccountId"), "S3", 1, 3);
             case "updateInstance" -> Map.of("aku", 9);
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
-            case "getCurrentOrganization", "listCloudAccounts", "getCloudAccount", "deleteCloudAccount", "listInstances",
-                 "getInstance", "deleteInstance", "listInstanceOperations", "getInstanceCostEstimate", "getOperation",
+            case "getCurrentOrganization", "getOnboardingTemplate", "listCloudAccounts", "getCloudAccount", "deleteCloudAccount", "listInstances",
+                 "getInstance", "deleteInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
                  "cancelOperation", "getSizingCatalog", "listAuditEvents" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };

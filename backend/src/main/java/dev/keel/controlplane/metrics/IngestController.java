@@ -1,0 +1,79 @@
+package dev.keel.controlplane.metrics;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.keel.controlplane.identity.InstanceTokens;
+import dev.keel.controlplane.instances.Instance;
+import dev.keel.controlplane.instances.InstanceState;
+import dev.keel.controlplane.instances.Instances;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.FieldError;
+
+/**
+ * Where broker agents report. Not part of the user API: an agent authenticates with its
+ * instance's token, and can report only for that instance.
+ */
+@RestController
+class IngestController {
+
+    private final Instances instances;
+    private final InstanceTokens tokens;
+    private final MetricsStore store;
+    private final Clock clock;
+
+    IngestController(Instances instances, InstanceTokens tokens, MetricsStore store, Clock clock) {
+        this.instances = instances;
+        this.tokens = tokens;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    @PostMapping("/ingest/v1/instances/{instanceId}/nodes/{nodeId}/reports")
+    ResponseEntity<Void> report(@PathVariable UUID instanceId, @PathVariable int nodeId,
+                                @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                @RequestBody BrokerReport report) {
+        String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
+        Instance instance = instances.find(instanceId).filter(i -> tokens.matches(instanceId, token))
+                .orElseThrow(() -> ApiException.unauthorized("Send the instance's ingest token as a bearer token."));
+        if (instance.state() == InstanceState.DELETED) {
+            throw ApiException.conflict("instance-deleted", "Instance " + instanceId + " is deleted; its brokers should be gone.");
+        }
+        validate(nodeId, report);
+        store.record(instanceId, nodeId, clock.instant(), report);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static void validate(int nodeId, BrokerReport report) {
+        List<FieldError> errors = new ArrayList<>();
+        if (nodeId < 0) {
+            errors.add(new FieldError("nodeId", "must be 0 or more"));
+        }
+        BrokerReport.Health health = report.health();
+        if (health == null || health.processUp() == null || health.listenerReachable() == null || health.quorumKnown() == null) {
+            errors.add(new FieldError("health", "must give processUp, listenerReachable and quorumKnown"));
+        }
+        Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
+        metrics.forEach((name, value) -> {
+            if (BrokerMetric.byWireName(name).isEmpty()) {
+                errors.add(new FieldError("metrics." + name, "is not a metric the control plane keeps"));
+            } else if (value == null || !Double.isFinite(value) || value < 0) {
+                errors.add(new FieldError("metrics." + name, "must be a finite number, 0 or more"));
+            }
+        });
+        if (!errors.isEmpty()) {
+            throw ApiException.validation(errors);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.keel.controlplane.metrics;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Metric samples at three resolutions. Agents write 10 s buckets; a job rolls completed buckets up
+ * into 1 min and 1 h ones and drops each resolution past its retention.
+ */
+@Repository
+class MetricsStore {
+
+    static final int RAW = 10;
+    static final int MINUTE = 60;
+    static final int HOUR = 3600;
+
+    private final JdbcClient jdbc;
+
+    MetricsStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Records one report; a second report in the same 10 s bucket is averaged in. */
+    @Transactional
+    void record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
+        Timestamp bucket = Timestamp.from(Instant.ofEpochSecond(at.getEpochSecond() / RAW * RAW));
+        for (Map.Entry<String, Double> metric : report.metrics().entrySet()) {
+            jdbc.sql("""
+                    INSERT INTO metric_samples (instance_id, name, resolution, bucket_start, node_id, value)
+                    VALUES (?, ?, 10, ?, ?, ?)
+                    ON CONFLICT (instance_id, name, resolution, bucket_start, node_id) DO UPDATE
+                    SET value = (metric_samples.value * metric_samples.samples + excluded.value) / (metric_samples.samples + 1),
+                        samples = metric_samples.samples + 1
+                    """)
+                    .params(instanceId, metric.getKey(), bucket, nodeId, metric.getValue())
+                    .update();
+        }
+        BrokerReport.Health health = report.health();
+        jdbc.sql("""
+                INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up, quorum_ok, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (instance_id, node_id) DO UPDATE
+                SET reported_at = excluded.reported_at, address = excluded.address, process_up = excluded.process_up,
+                    listener_up = excluded.listener_up, quorum_ok = excluded.quorum_ok, detail = excluded.detail
+                """)
+                .params(instanceId, nodeId, Timestamp.from(at), report.address(), health.processUp(),
+                        health.listenerReachable(), health.quorumKnown(), health.detail())
+                .update();
+    }
+
+    /**
+     * Points of each metric between {@code from} and {@code to}, one per {@code step} seconds,
+     * read from {@code resolution}: brokers are combined per bucket, then buckets per step.
+     */
+    List<Point> query(UUID instanceId, List<String> names, Instant from, Instant to, int resolution, int step) {
+        return jdbc.sql("""
+                WITH per_bucket AS (
+                    SELECT name, bucket_start, sum(value) AS total, max(value) AS worst
+                    FROM metric_samples
+                    WHERE instance_id = :instance AND resolution = :resolution AND name IN (:names)
+                      AND bucket_start >= :from AND bucket_start < :to
+                    GROUP BY name, bucket_start)
+                SELECT name,
+                       to_timestamp(floor(extract(epoch FROM bucket_start) / :step) * :step) AS t,
+                       CASE WHEN name IN (:maxed) THEN max(worst) ELSE avg(total) END AS v
+                FROM per_bucket
+                GROUP BY name, t
+                ORDER BY name, t
+                """)
+                .param("instance", instanceId)
+                .param("resolution", resolution)
+                .param("names", names)
+                .param("from", Timestamp.from(from))
+                .param("to", Timestamp.from(to))
+                .param("step", step)
+                .param("maxed", BrokerMetric.wireNames(BrokerMetric.Combine.MAX))
+                .query((rs, n) -> new Point(rs.getString("name"), rs.getTimestamp("t").toInstant(), rs.getDouble("v")))
+                .list();
+    }
+
+    /** Recomputes the coarser buckets overlapping the last two of their own size: idempotent, so safe to rerun. */
+    void rollUp(int from, int to, Instant now) {
+        Instant since = Instant.ofEpochSecond(now.getEpochSecond() / to * to - 2L * to);
+        Instant until = Instant.ofEpochSecond(now.getEpochSecond() / to * to);
+        jdbc.sql("""
+                INSERT INTO metric_samples (instance_id, name, resolution, bucket_start, node_id, value, samples)
+                SELECT instance_id, name, :to, bucket, node_id,
+                       CASE WHEN name IN (:maxed) THEN max(value) ELSE avg(value) END, sum(samples)
+                FROM (SELECT *, to_timestamp(floor(extract(epoch FROM bucket_start) / :to) * :to) AS bucket
+                      FROM metric_samples
+                      WHERE resolution = :from AND bucket_start >= :since AND bucket_start < :until) finer
+                GROUP BY instance_id, name, node_id, bucket
+                ON CONFLICT (instance_id, name, resolution, bucket_start, node_id) DO UPDATE
+                SET value = excluded.value, samples = excluded.samples
+                """)
+                .param("from", from)
+                .param("to", to)
+                .param("since", Timestamp.from(since))
+                .param("until", Timestamp.from(until))
+                .param("maxed", BrokerMetric.wireNames(BrokerMetric.Combine.MAX))
+                .update();
+    }
+
+    void dropOlderThan(int resolution, Instant cutoff) {
+        jdbc.sql("DELETE FROM metric_samples WHERE resolution = ? AND bucket_start < ?")
+                .params(resolution, Timestamp.from(cutoff))
+                .update();
+    }
+
+    List<ReportedBroker> reports(UUID instanceId) {
+        return jdbc.sql("SELECT * FROM broker_reports WHERE instance_id = ? ORDER BY node_id")
+                .param(instanceId)
+                .query((rs, n) -> new ReportedBroker(rs.getInt("node_id"), rs.getTimestamp("reported_at").toInstant(),
+                        rs.getString("address"), rs.getBoolean("process_up"), rs.getBoolean("listener_up"),
+                        rs.getBoolean("quorum_ok"), rs.getString("detail")))
+                .list();
+    }
+
+    record Point(String name, Instant time, double value) {
+    }
+
+    record ReportedBroker(int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
+                          boolean quorumOk, String detail) {
+    }
+}
