@@ -13,4 +13,11 @@ public interface ProvisioningDriver {
 
     /** Applies one step and returns the inventory observed afterwards. */
     Inventory apply(String step, ProvisioningTarget target);
+
+    /**
+     * The resource changes applying {@code kind} would make, like {@code terraform plan}, changing
+     * nothing. With {@code observe} the driver reads what exists; without it, it assumes nothing
+     * exists yet (a spec not created), and touches no cloud at all.
+     */
+    List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe);
 }

@@ -6,25 +6,12 @@ import java.util.UUID;
 
 /**
  * Everything a driver needs to converge one instance: where (account, role, region, network), what
- * (WAL, brokers, FSx, broker image) and what it last saw.
- * <p>
- * {@code brokerImage} is the machine image brokers boot from (an AMI id on AWS) and {@code ingestUrl}
- * the control-plane URL the broker agent reports to; both travel to the brokers in the launch
- * template. Either may be {@code null}, in which case a driver falls back to its own configuration.
+ * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), and what it last saw.
  */
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                                 Inventory observed, String brokerImage, String ingestUrl) {
-
-    /** The constructor the backend has always called: no broker image, no ingest URL. */
-    public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
-                              List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
-                              Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                              Inventory observed) {
-        this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
-                instanceType, brokerCount, brokerVersion, observed, null, null);
-    }
+                                 Inventory observed, Agent agent) {
 
     /** The customer account reached by assuming {@code roleArn} with {@code externalId}. */
     public record Account(String awsAccountId, String roleArn, String externalId) {
@@ -33,15 +20,34 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
     public record Zone(String availabilityZone, String subnetId) {
     }
 
+    /**
+     * What the brokers boot ({@code brokerImage}, an AMI id on AWS) and where their agent reports
+     * ({@code ingestUrl}, authenticated with {@code ingestToken}); all travel in the launch template.
+     * A null image or URL falls back to the driver's configuration.
+     */
+    public record Agent(String brokerImage, String ingestUrl, String ingestToken) {
+    }
+
+    public String brokerImage() {
+        return agent == null ? null : agent.brokerImage();
+    }
+
+    public String ingestUrl() {
+        return agent == null ? null : agent.ingestUrl();
+    }
+
+    public String ingestToken() {
+        return agent == null ? null : agent.ingestToken();
+    }
+
     public ProvisioningTarget withObserved(Inventory inventory) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, brokerImage, ingestUrl);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent);
     }
 
     /** The same instance resized: another AKU and broker count (and FSx sizing), as an UPDATE would see it. */
     public ProvisioningTarget resized(int newAku, int newBrokerCount, Integer newFsxThroughputMBps, Integer newFsxCount) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, newAku,
-                newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, brokerImage,
-                ingestUrl);
+                newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent);
     }
 }

@@ -3,7 +3,7 @@ package dev.keel.controlplane.identity;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -28,7 +28,7 @@ class CallerFilter extends OncePerRequestFilter {
 
     static final String ORGANIZATION_HEADER = "X-Organization";
     static final String MEMBERSHIPS_CLAIM = "org_memberships";
-    private static final Set<String> READ_ONLY_POSTS = Set.of("/api/v1/estimates");
+    private static final Pattern READ_ONLY_POSTS = Pattern.compile("/api/v1/(estimates|instances(/[^/]+)?/plan)");
 
     private final Organizations organizations;
     private final ProblemWriter problems;
@@ -80,10 +80,10 @@ class CallerFilter extends OncePerRequestFilter {
                 organization.slug(), chosen.role(), memberships);
     }
 
-    /** Safe methods read; so does pricing a spec, which is a POST only because the spec is a body. */
+    /** Safe methods read; so do pricing and planning a spec, POSTs only because the spec is a body. */
     private static boolean changes(HttpServletRequest request) {
         String method = request.getMethod();
         boolean safe = HttpMethod.GET.matches(method) || HttpMethod.HEAD.matches(method) || HttpMethod.OPTIONS.matches(method);
-        return !safe && !READ_ONLY_POSTS.contains(request.getRequestURI());
+        return !safe && !READ_ONLY_POSTS.matcher(request.getRequestURI()).matches();
     }
 }

@@ -20,6 +20,8 @@ import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
@@ -88,28 +90,12 @@ public class Instances {
     @Transactional
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
-        int zones = request.network() == null ? 0 : request.network().zones();
-        new SpecRules(catalog)
-                .name("name", request.name())
-                .check(request.cloudAccountId() != null, "cloudAccountId", "is required")
-                .region(request.region())
-                .network(request.region(), request.network())
-                .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
-                .brokerVersion(request.brokerVersion())
-                .orThrow();
-        CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
-                .orElseThrow(() -> ApiException.validation("cloudAccountId",
-                        "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));
-        if (!account.regions().contains(request.region())) {
-            throw ApiException.validation("region", "cloud account " + account.name() + " allows only " + account.regions()
-                    + "; add " + request.region() + " to it or choose one of those");
-        }
+        CloudAccount account = validate(caller, request, catalog);
         if (repository.nameTaken(caller.organizationId(), request.name())) {
             throw nameTaken(request.name());
         }
         UUID id = UUID.randomUUID();
-        InstanceSpec spec = new InstanceSpec(request.network(), request.wal(), request.aku(), request.fsx(),
-                Objects.requireNonNullElse(request.brokerVersion(), catalog.defaultBrokerVersion()), catalog.version());
+        InstanceSpec spec = specOf(request, catalog);
         try {
             repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec);
         } catch (DuplicateKeyException e) {
@@ -121,6 +107,35 @@ public class Instances {
         return operation;
     }
 
+    /** What creating this instance would make in the cloud, creating nothing: the spec is validated as a create is. */
+    List<ResourceChange> planCreate(Caller caller, InstanceCreation request) {
+        SizingCatalog catalog = catalogs.current();
+        CloudAccount account = validate(caller, request, catalog);
+        Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
+                request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
+                Instant.now(), Instant.now());
+        return driver.plan(ChangeKind.CREATE, targets.of(draft), false);
+    }
+
+    /**
+     * What converging the instance would change now: with a capacity change, the resources an update
+     * to it would add or remove; without one, what repair would fix (drift from the spec).
+     */
+    List<ResourceChange> plan(Caller caller, UUID id, InstanceUpdate update) {
+        Instance instance = get(caller.organizationId(), id);
+        if (instance.state() == InstanceState.DELETED) {
+            throw ApiException.conflict("instance-deleted", "Instance " + instance.name() + " is deleted; there is nothing to plan.");
+        }
+        if (update == null || (update.aku() == null && update.fsx() == null && update.wal() == null && update.network() == null)) {
+            return driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
+        }
+        InstanceSpec proposed = proposed(instance, update);
+        Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
+                instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
+                instance.conditions(), instance.createdAt(), instance.updatedAt());
+        return driver.plan(ChangeKind.UPDATE, targets.of(changed), true);
+    }
+
     @Transactional
     Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
         if (ifMatch == null || ifMatch.isBlank()) {
@@ -130,28 +145,14 @@ public class Instances {
         Instance instance = repository.lock(caller.organizationId(), id)
                 .orElseThrow(() -> ApiException.notFound("Instance", id));
         requireCurrent(instance, ifMatch);
-        InstanceSpec spec = instance.spec();
-        if (update.wal() != null && update.wal().type() != spec.wal().type()) {
-            throw ApiException.replacementRequired("wal.type", "Changing the WAL type from " + spec.wal().type() + " to "
-                    + update.wal().type() + " needs a new instance: create one with the new WAL type and move clients to it.");
-        }
-        if (update.network() != null && !update.network().equals(spec.network())) {
-            throw ApiException.replacementRequired("network", "Changing the VPC, subnets or number of zones needs a new "
-                    + "instance: create one in the new network and move clients to it.");
-        }
         if (instance.state() != InstanceState.RUNNING) {
             throw ApiException.conflict("instance-not-running", "Instance " + instance.name() + " is " + instance.state()
                     + "; its capacity can change only while it is RUNNING.");
         }
-        int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
-        FsxSpec fsx = merge(spec.fsx(), update.fsx());
-        new SpecRules(catalogOf(instance))
-                .capacity("network.subnets", spec.network().zones(), spec.wal(), aku, fsx)
-                .orThrow();
-        if (aku == spec.aku() && Objects.equals(fsx, spec.fsx())) {
-            throw ApiException.validation("body", "changes nothing: the instance already has " + aku + " AKU"
-                    + (fsx == null ? "" : " and " + fsx.count() + " × " + fsx.throughputMBps() + " MBps FSx"));
-        }
+        InstanceSpec spec = instance.spec();
+        InstanceSpec proposed = proposed(instance, update);
+        int aku = proposed.aku();
+        FsxSpec fsx = proposed.fsx();
         repository.updateCapacity(id, aku, fsx, InstanceState.CHANGING);
         Operation operation = start(caller, repository.find(id).orElseThrow(), OperationType.UPDATE, spec);
         audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
@@ -173,6 +174,55 @@ public class Instances {
         repository.updateState(id, InstanceState.DELETING);
         audit.record(caller, "instance.delete", "instance", id, InstanceView.of(instance, catalogOf(instance)), null);
         return operation;
+    }
+
+    /** The instance's spec with a capacity change applied, refused when the change is not possible in place. */
+    private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
+        InstanceSpec spec = instance.spec();
+        if (update.wal() != null && update.wal().type() != spec.wal().type()) {
+            throw ApiException.replacementRequired("wal.type", "Changing the WAL type from " + spec.wal().type() + " to "
+                    + update.wal().type() + " needs a new instance: create one with the new WAL type and move clients to it.");
+        }
+        if (update.network() != null && !update.network().equals(spec.network())) {
+            throw ApiException.replacementRequired("network", "Changing the VPC, subnets or number of zones needs a new "
+                    + "instance: create one in the new network and move clients to it.");
+        }
+        int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
+        FsxSpec fsx = merge(spec.fsx(), update.fsx());
+        new SpecRules(catalogOf(instance))
+                .capacity("network.subnets", spec.network().zones(), spec.wal(), aku, fsx)
+                .orThrow();
+        if (aku == spec.aku() && Objects.equals(fsx, spec.fsx())) {
+            throw ApiException.validation("body", "changes nothing: the instance already has " + aku + " AKU"
+                    + (fsx == null ? "" : " and " + fsx.count() + " × " + fsx.throughputMBps() + " MBps FSx"));
+        }
+        return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion());
+    }
+
+    /** The rules a create must pass, and the cloud account it goes to. */
+    private CloudAccount validate(Caller caller, InstanceCreation request, SizingCatalog catalog) {
+        int zones = request.network() == null ? 0 : request.network().zones();
+        new SpecRules(catalog)
+                .name("name", request.name())
+                .check(request.cloudAccountId() != null, "cloudAccountId", "is required")
+                .region(request.region())
+                .network(request.region(), request.network())
+                .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
+                .brokerVersion(request.brokerVersion())
+                .orThrow();
+        CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
+                .orElseThrow(() -> ApiException.validation("cloudAccountId",
+                        "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));
+        if (!account.regions().contains(request.region())) {
+            throw ApiException.validation("region", "cloud account " + account.name() + " allows only " + account.regions()
+                    + "; add " + request.region() + " to it or choose one of those");
+        }
+        return account;
+    }
+
+    private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
+        return new InstanceSpec(request.network(), request.wal(), request.aku(), request.fsx(),
+                Objects.requireNonNullElse(request.brokerVersion(), catalog.defaultBrokerVersion()), catalog.version());
     }
 
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {

@@ -26,14 +26,30 @@ import dev.keel.controlplane.shared.Page;
 class InstancesController {
 
     private final Instances instances;
+    private final AdvertisedAddresses advertised;
 
-    InstancesController(Instances instances) {
+    InstancesController(Instances instances, AdvertisedAddresses advertised) {
         this.instances = instances;
+        this.advertised = advertised;
     }
 
     @PostMapping
     ResponseEntity<Operation> create(Caller caller, @RequestBody InstanceCreation creation) {
         return accepted(instances.create(caller, creation), null);
+    }
+
+    /** What creating this spec would make in the cloud; nothing is created. */
+    @PostMapping("/plan")
+    Plan planCreate(Caller caller, @RequestBody InstanceCreation creation) {
+        return Plan.of("CREATE", instances.planCreate(caller, creation));
+    }
+
+    /** With a capacity change: what updating would change; without: what repair would fix. Nothing is changed. */
+    @PostMapping("/{instanceId}/plan")
+    Plan plan(Caller caller, @PathVariable UUID instanceId, @RequestBody(required = false) InstanceUpdate update) {
+        boolean repair = update == null || (update.aku() == null && update.fsx() == null && update.wal() == null
+                && update.network() == null);
+        return Plan.of(repair ? "REPAIR" : "UPDATE", instances.plan(caller, instanceId, update));
     }
 
     @GetMapping
@@ -42,13 +58,13 @@ class InstancesController {
                             @RequestParam(required = false) Integer limit,
                             @RequestParam(required = false) String cursor) {
         Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
-        return new Page<>(page.items().stream().map(i -> InstanceView.of(i, instances.catalogOf(i))).toList(), page.nextCursor());
+        return new Page<>(page.items().stream().map(this::view).toList(), page.nextCursor());
     }
 
     @GetMapping("/{instanceId}")
     ResponseEntity<InstanceView> get(Caller caller, @PathVariable UUID instanceId) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
-        return ResponseEntity.ok().eTag(instance.etag()).body(InstanceView.of(instance, instances.catalogOf(instance)));
+        return ResponseEntity.ok().eTag(instance.etag()).body(view(instance));
     }
 
     @PatchMapping(path = "/{instanceId}", consumes = {"application/merge-patch+json", "application/json"})
@@ -63,6 +79,10 @@ class InstancesController {
     ResponseEntity<Operation> delete(Caller caller, @PathVariable UUID instanceId,
                                      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         return accepted(instances.delete(caller, instanceId, ifMatch), null);
+    }
+
+    private InstanceView view(Instance instance) {
+        return InstanceView.of(instance, instances.catalogOf(instance), advertised.of(instance.id()));
     }
 
     private static ResponseEntity<Operation> accepted(Operation operation, String etag) {

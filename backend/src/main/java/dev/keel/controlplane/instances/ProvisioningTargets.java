@@ -6,6 +6,7 @@ import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
+import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.provisioner.ProvisioningTarget;
 
 /** Describes an instance to a provisioning driver. */
@@ -14,10 +15,12 @@ class ProvisioningTargets {
 
     private final CloudAccounts accounts;
     private final SizingCatalogs catalogs;
+    private final InstanceTokens tokens;
 
-    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs) {
+    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens) {
         this.accounts = accounts;
         this.catalogs = catalogs;
+        this.tokens = tokens;
     }
 
     ProvisioningTarget of(Instance instance) {
@@ -31,6 +34,7 @@ class ProvisioningTargets {
                         .map(s -> new ProvisioningTarget.Zone(s.availabilityZone(), s.subnetId())).toList(),
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
-                sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory());
+                sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
+                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())));
     }
 }

@@ -1,13 +1,34 @@
 package dev.keel.controlplane.metrics;
 
+import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 
 /**
- * What a broker agent sends every 10 s (schema: broker-image/agent/src/main/resources/report.schema.json):
- * the broker's address, its health checks, and the current value of each metric.
+ * What a broker agent sends every 10 s; its JSON form is specified by
+ * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against.
  */
-record BrokerReport(String address, Health health, Map<String, Double> metrics) {
+record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, String ec2InstanceId, Instant observedAt,
+                    String agentVersion, Broker broker, Endpoint endpoint, Health health, Map<String, Double> metrics) {
 
-    record Health(Boolean processUp, Boolean listenerReachable, Boolean quorumKnown, String detail) {
+    record Broker(String kind, String version, String standIn) {
+    }
+
+    record Endpoint(String host, Integer port, String zone, Boolean controller) {
+    }
+
+    record Health(String status, Boolean processUp, Boolean listenerReachable, Boolean controllerQuorumKnown,
+                  Integer quorumLeaderId, Integer restarts, Long uptimeSeconds) {
+    }
+
+    String address() {
+        return endpoint == null ? null : endpoint.host() + ":" + endpoint.port();
+    }
+
+    String detail() {
+        if (broker == null) {
+            return null;
+        }
+        return broker.standIn() != null ? broker.standIn() : broker.kind() + " " + broker.version();
     }
 }

@@ -28,6 +28,8 @@ import dev.keel.controlplane.shared.FieldError;
 @RestController
 class IngestController {
 
+    static final int SCHEMA_VERSION = 1;
+
     private final Instances instances;
     private final InstanceTokens tokens;
     private final MetricsStore store;
@@ -50,25 +52,32 @@ class IngestController {
         if (instance.state() == InstanceState.DELETED) {
             throw ApiException.conflict("instance-deleted", "Instance " + instanceId + " is deleted; its brokers should be gone.");
         }
-        validate(nodeId, report);
+        validate(instanceId, nodeId, report);
         store.record(instanceId, nodeId, clock.instant(), report);
         return ResponseEntity.noContent().build();
     }
 
-    private static void validate(int nodeId, BrokerReport report) {
+    private static void validate(UUID instanceId, int nodeId, BrokerReport report) {
         List<FieldError> errors = new ArrayList<>();
-        if (nodeId < 0) {
-            errors.add(new FieldError("nodeId", "must be 0 or more"));
+        if (report.schemaVersion() == null || report.schemaVersion() != SCHEMA_VERSION) {
+            errors.add(new FieldError("schemaVersion", "must be " + SCHEMA_VERSION));
+        }
+        if (!instanceId.equals(report.instanceId())) {
+            errors.add(new FieldError("instanceId", "must be the instance in the path"));
+        }
+        if (report.nodeId() == null || report.nodeId() != nodeId || nodeId < 0) {
+            errors.add(new FieldError("nodeId", "must be the node in the path, 0 or more"));
         }
         BrokerReport.Health health = report.health();
-        if (health == null || health.processUp() == null || health.listenerReachable() == null || health.quorumKnown() == null) {
-            errors.add(new FieldError("health", "must give processUp, listenerReachable and quorumKnown"));
+        if (health == null || health.processUp() == null || health.listenerReachable() == null
+                || health.controllerQuorumKnown() == null) {
+            errors.add(new FieldError("health", "must give processUp, listenerReachable and controllerQuorumKnown"));
         }
         Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
         metrics.forEach((name, value) -> {
             if (BrokerMetric.byWireName(name).isEmpty()) {
                 errors.add(new FieldError("metrics." + name, "is not a metric the control plane keeps"));
-            } else if (value == null || !Double.isFinite(value) || value < 0) {
+            } else if (value != null && (!Double.isFinite(value) || value < 0)) {
                 errors.add(new FieldError("metrics." + name, "must be a finite number, 0 or more"));
             }
         });

@@ -31,7 +31,11 @@ class MetricsStore {
     @Transactional
     void record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
         Timestamp bucket = Timestamp.from(Instant.ofEpochSecond(at.getEpochSecond() / RAW * RAW));
-        for (Map.Entry<String, Double> metric : report.metrics().entrySet()) {
+        Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
+        for (Map.Entry<String, Double> metric : metrics.entrySet()) {
+            if (metric.getValue() == null) {
+                continue;
+            }
             jdbc.sql("""
                     INSERT INTO metric_samples (instance_id, name, resolution, bucket_start, node_id, value)
                     VALUES (?, ?, 10, ?, ?, ?)
@@ -51,7 +55,7 @@ class MetricsStore {
                     listener_up = excluded.listener_up, quorum_ok = excluded.quorum_ok, detail = excluded.detail
                 """)
                 .params(instanceId, nodeId, Timestamp.from(at), report.address(), health.processUp(),
-                        health.listenerReachable(), health.quorumKnown(), health.detail())
+                        health.listenerReachable(), health.controllerQuorumKnown(), report.detail())
                 .update();
     }
 

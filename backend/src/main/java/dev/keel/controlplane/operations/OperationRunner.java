@@ -107,19 +107,20 @@ public class OperationRunner {
         } catch (ProvisioningException e) {
             if (e.retryable()) {
                 retryLater(operation, step, e);
+                throw e;
             }
             fail(operation, step, new Operation.Error(e.code(), e.getMessage()));
             return false;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             retryLater(operation, step, e);
             throw e;
         }
     }
 
-    private void retryLater(Operation operation, Step step, RuntimeException e) {
+    /** Records why a step failed; the caller rethrows so db-scheduler retries the run with backoff. */
+    private void retryLater(Operation operation, Step step, Throwable e) {
         log.warn("Step {} of operation {} failed, will retry: {}", step.name(), operation.id(), e.toString());
-        transactions.executeWithoutResult(tx -> repository.stepRetrying(operation.id(), step.position(), e.getMessage()));
-        throw e;
+        transactions.executeWithoutResult(tx -> repository.stepRetrying(operation.id(), step.position(), e.toString()));
     }
 
     private void fail(Operation operation, Step step, Operation.Error error) {

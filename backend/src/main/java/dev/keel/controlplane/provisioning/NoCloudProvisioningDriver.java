@@ -8,14 +8,13 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Component;
 
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.Inventory.Broker;
 import dev.keel.provisioner.Inventory.CloudResource;
@@ -29,7 +28,6 @@ import dev.keel.provisioner.Inventory.CloudResource;
  * Failure paths are reachable the way payment sandboxes make them reachable, through the input: an
  * instance named {@code fail-at-<step>-…} fails permanently at that step.
  */
-@Component
 public class NoCloudProvisioningDriver implements ProvisioningDriver {
 
     private static final Logger log = LoggerFactory.getLogger(NoCloudProvisioningDriver.class);
@@ -39,7 +37,7 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
 
     private final Duration stepDelay;
 
-    public NoCloudProvisioningDriver(@Value("${keel.provisioning.no-cloud.step-delay:500ms}") Duration stepDelay) {
+    public NoCloudProvisioningDriver(Duration stepDelay) {
         this.stepDelay = stepDelay;
     }
 
@@ -81,6 +79,10 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
             throw new ProvisioningException("NO_CLOUD_REQUESTED_FAILURE",
                     "Step " + step + " failed because the instance name asks the no-cloud driver to fail it.", false);
         }
+        return simulate(step, target);
+    }
+
+    private Inventory simulate(String step, ProvisioningTarget target) {
         Inventory seen = target.observed() == null ? Inventory.EMPTY : target.observed();
         String base = target.instanceName() + "-" + target.instanceId().toString().substring(0, 8);
         return switch (step) {
@@ -105,6 +107,24 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
             }
             default -> throw new IllegalArgumentException("Unknown step " + step);
         };
+    }
+
+    /** Everything a create makes, as the no-cloud driver names it; it observes nothing, so nothing else. */
+    @Override
+    public List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe) {
+        if (kind != ChangeKind.CREATE) {
+            return List.of();
+        }
+        List<ResourceChange> changes = new ArrayList<>();
+        Inventory created = Inventory.EMPTY;
+        for (String step : steps(kind, target)) {
+            created = simulate(step, target.withObserved(created));
+        }
+        created.resources().forEach(r -> changes.add(new ResourceChange(ResourceChange.Action.CREATE, r.type(), r.id(), null,
+                "does not exist")));
+        created.brokers().forEach(b -> changes.add(new ResourceChange(ResourceChange.Action.CREATE, "broker",
+                "broker-" + b.nodeId(), null, "in " + b.availabilityZone())));
+        return changes;
     }
 
     private void pause() {

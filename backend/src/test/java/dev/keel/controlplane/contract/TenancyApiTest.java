@@ -99,7 +99,8 @@ class TenancyApiTest extends ApiTest {
         return switch (op.id()) {
             case "registerCloudAccount" -> Map.of("name", unique("acct"), "awsAccountId", "000000000000",
                     "roleArn", "arn:aws:iam::000000000000:role/" + unique("Role"), "regions", List.of("us-east-1"));
-            case "createInstance" -> instanceBody(ids.get("cloudAccountId"), "S3", 1, 3);
+            case "createInstance", "planInstanceCreation" -> instanceBody(ids.get("cloudAccountId"), "S3", 1, 3);
+            case "planInstance" -> Map.of("aku", 9);
             case "updateInstance" -> Map.of("aku", 9);
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
             case "getCurrentOrganization", "getOnboardingTemplate", "listCloudAccounts", "getCloudAccount", "deleteCloudAccount", "listInstances",

@@ -217,4 +217,22 @@ class InstanceLifecycleApiTest extends ApiTest {
         assertThat(missing.header("Content-Type")).contains("application/problem+json");
         assertThat(api.get("/instances/not-a-uuid").status()).isEqualTo(400);
     }
+
+    @Test
+    void aPlanListsWhatACreateWouldMakeAndCreatesNothing() {
+        Map<String, Object> body = instanceBody(accountId, "FSWAL", 3, 6);
+        ApiClient.Response planned = api(VIEWER).post("/instances/plan", body);
+
+        assertThat(planned.status()).as(planned.toString()).isEqualTo(200);
+        JsonNode plan = planned.json();
+        assertThat(plan.get("kind").asString()).isEqualTo("CREATE");
+        assertThat(plan.get("changes")).allSatisfy(c -> assertThat(c.get("action").asString()).isEqualTo("CREATE"));
+        assertThat(plan.get("changes")).filteredOn(c -> c.get("resourceType").asString().equals("broker")).hasSize(6);
+        assertThat(plan.get("changes")).filteredOn(c -> c.get("resourceType").asString().equals("fsx-file-system")).hasSize(1);
+        assertThat(plan.get("summary").get("create").asInt()).isEqualTo(plan.get("changes").size());
+        assertThat(api.get("/instances?name=" + body.get("name")).json().get("items").isEmpty()).isTrue();
+
+        body.put("aku", 2);
+        assertThat(api.post("/instances/plan", body).json().get("errors").get(0).get("field").asString()).isEqualTo("aku");
+    }
 }

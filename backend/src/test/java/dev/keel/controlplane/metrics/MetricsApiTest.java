@@ -42,7 +42,7 @@ class MetricsApiTest extends ApiTest {
 
     @Test
     void agentsReportWithTheirInstanceTokenOnly() {
-        Map<String, Object> report = report(true, Map.of("bytesInPerSec", 100.0));
+        Map<String, Object> report = report(0, true, Map.of("bytesInPerSec", 100.0));
         assertThat(ingest(0, tokens.of(instanceId), report).status()).isEqualTo(204);
         assertThat(ingest(0, tokens.of(UUID.randomUUID()), report).status()).isEqualTo(401);
         assertThat(ingest(0, null, report).status()).isEqualTo(401);
@@ -50,17 +50,19 @@ class MetricsApiTest extends ApiTest {
 
     @Test
     void malformedReportsAreRefusedWithTheFieldNamed() {
-        ApiClient.Response unknown = ingest(0, tokens.of(instanceId), report(true, Map.of("cpuTemperature", 50.0)));
+        Map<String, Object> withUnknown = report(0, true, Map.of());
+        ((Map<String, Object>) withUnknown.get("metrics")).put("cpuTemperature", 50.0);
+        ApiClient.Response unknown = ingest(0, tokens.of(instanceId), withUnknown);
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.json().get("errors").get(0).get("field").asString()).isEqualTo("metrics.cpuTemperature");
-        ApiClient.Response negative = ingest(0, tokens.of(instanceId), report(true, Map.of("bytesInPerSec", -1.0)));
+        ApiClient.Response negative = ingest(0, tokens.of(instanceId), report(0, true, Map.of("bytesInPerSec", -1.0)));
         assertThat(negative.status()).isEqualTo(400);
     }
 
     @Test
     void seriesCombineBrokersRatesAddUpAndLatenciesTakeTheSlowest() {
         for (int node = 0; node < brokers; node++) {
-            assertThat(ingest(node, tokens.of(instanceId), report(true,
+            assertThat(ingest(node, tokens.of(instanceId), report(node, true,
                     Map.of("bytesInPerSec", 1000.0 * (node + 1), "produceLatencyP99Ms", 5.0 + node))).status()).isEqualTo(204);
         }
         JsonNode series = api.get("/instances/" + instanceId + "/metrics?names=bytesInPerSec,produceLatencyP99Ms").json()
@@ -88,9 +90,8 @@ class MetricsApiTest extends ApiTest {
     @Test
     void rawSamplesRollUpIntoMinutes() {
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(1, ChronoUnit.MINUTES);
-        BrokerReport.Health up = new BrokerReport.Health(true, true, true, null);
-        store.record(instanceId, 0, minute, new BrokerReport("a:9092", up, Map.of("bytesInPerSec", 100.0)));
-        store.record(instanceId, 0, minute.plusSeconds(30), new BrokerReport("a:9092", up, Map.of("bytesInPerSec", 300.0)));
+        store.record(instanceId, 0, minute, healthy(Map.of("bytesInPerSec", 100.0)));
+        store.record(instanceId, 0, minute.plusSeconds(30), healthy(Map.of("bytesInPerSec", 300.0)));
         store.rollUp(MetricsStore.RAW, MetricsStore.MINUTE, Instant.now());
 
         var points = store.query(instanceId, java.util.List.of("bytesInPerSec"), minute, minute.plusSeconds(60),
@@ -108,18 +109,46 @@ class MetricsApiTest extends ApiTest {
         assertThat(condition().get("status").asString()).isEqualTo("Unknown");
 
         for (int node = 0; node < brokers; node++) {
-            ingest(node, tokens.of(instanceId), report(true, Map.of()));
+            ingest(node, tokens.of(instanceId), report(node, true, Map.of()));
         }
         health.evaluate(instances.find(instanceId).orElseThrow());
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
-        ingest(1, tokens.of(instanceId), report(false, Map.of()));
-        store.record(instanceId, 2, Instant.now().minusSeconds(120),
-                new BrokerReport("c:9092", new BrokerReport.Health(true, true, true, null), Map.of()));
+        ingest(1, tokens.of(instanceId), report(1, false, Map.of()));
+        store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
         health.evaluate(instances.find(instanceId).orElseThrow());
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
         assertThat(degraded.get("message").asString()).contains("broker 1 process is down").contains("broker 2 has not reported for");
+    }
+
+    @Test
+    void theBootstrapEndpointIsWhatTheBrokersAdvertise() {
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
+                .contains(".nocloud.invalid");
+        for (int node = 0; node < brokers; node++) {
+            ingest(node, tokens.of(instanceId), report(node, true, Map.of()));
+        }
+        JsonNode inventory = api.get("/instances/" + instanceId).json().get("inventory");
+        assertThat(inventory.get("bootstrapServers").asString()).startsWith("10.0.0.0:9092,10.0.0.1:9092");
+        assertThat(inventory.get("brokers").get(1).get("address").asString()).isEqualTo("10.0.0.1:9092");
+    }
+
+    @Test
+    void reportsFollowTheIngestSchema() throws Exception {
+        try (var schema = getClass().getResourceAsStream("/ingest/report.schema.json")) {
+            var validator = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+                    .getSchema(schema);
+            String body = tools.jackson.databind.json.JsonMapper.builder().build()
+                    .writeValueAsString(report(0, true, Map.of("bytesInPerSec", 1.0)));
+            assertThat(validator.validate(body, com.networknt.schema.InputFormat.JSON)).isEmpty();
+        }
+    }
+
+    private BrokerReport healthy(Map<String, Double> metrics) {
+        return new BrokerReport(1, instanceId, 0, "i-0", Instant.now(), "0.1.0", null,
+                new BrokerReport.Endpoint("10.0.0.1", 9092, "us-east-1a", true),
+                new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics);
     }
 
     private JsonNode condition() {
@@ -131,10 +160,26 @@ class MetricsApiTest extends ApiTest {
         return tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     }
 
-    private static Map<String, Object> report(boolean processUp, Map<String, Double> metrics) {
-        return Map.of("address", "10.0.0.1:9092",
-                "health", Map.of("processUp", processUp, "listenerReachable", true, "quorumKnown", true),
-                "metrics", metrics);
+    /** A report as the broker agent sends it; {@link #reportsFollowTheIngestSchema} keeps this honest. */
+    private Map<String, Object> report(int node, boolean processUp, Map<String, Double> metrics) {
+        Map<String, Object> report = new java.util.LinkedHashMap<>();
+        report.put("schemaVersion", 1);
+        report.put("instanceId", instanceId.toString());
+        report.put("nodeId", node);
+        report.put("ec2InstanceId", "i-0123456789abcdef" + node);
+        report.put("observedAt", Instant.now().toString());
+        report.put("agentVersion", "0.1.0");
+        report.put("broker", Map.of("kind", "STAND_IN", "version", "4.4.0",
+                "standIn", "Apache Kafka 4.4.0 standing in for AutoMQ; data is on local disk, not S3"));
+        report.put("endpoint", Map.of("host", "10.0.0." + node, "port", 9092, "zone", "us-east-1a", "controller", node < 3));
+        report.put("health", Map.of("status", processUp ? "UP" : "DOWN", "processUp", processUp, "listenerReachable", processUp,
+                "controllerQuorumKnown", true, "quorumLeaderId", 0, "restarts", 0, "uptimeSeconds", 60));
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        for (BrokerMetric metric : BrokerMetric.values()) {
+            values.put(metric.wireName, metrics.getOrDefault(metric.wireName, null));
+        }
+        report.put("metrics", values);
+        return report;
     }
 
     private ApiClient.Response ingest(int node, String token, Map<String, Object> report) {

@@ -1,0 +1,27 @@
+package dev.keel.controlplane.instances;
+
+import java.util.List;
+
+import dev.keel.provisioner.ResourceChange;
+
+/** The cloud resources an operation would create, update or delete, changing nothing. */
+record Plan(String kind, List<Change> changes, Summary summary) {
+
+    record Change(String action, String resourceType, String name, String id, String reason) {
+    }
+
+    record Summary(int create, int update, int delete) {
+    }
+
+    static Plan of(String kind, List<ResourceChange> changes) {
+        return new Plan(kind, changes.stream()
+                .map(c -> new Change(c.action().name(), c.type(), c.logicalName(), c.id(), c.reason()))
+                .toList(),
+                new Summary(count(changes, ResourceChange.Action.CREATE), count(changes, ResourceChange.Action.UPDATE),
+                        count(changes, ResourceChange.Action.DELETE)));
+    }
+
+    private static int count(List<ResourceChange> changes, ResourceChange.Action action) {
+        return (int) changes.stream().filter(c -> c.action() == action).count();
+    }
+}

@@ -1,0 +1,131 @@
+package dev.keel.controlplane.provisioning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.keel.controlplane.support.ApiClient;
+import dev.keel.controlplane.support.BackendProcess;
+import dev.keel.controlplane.support.CustomerAccount;
+import dev.keel.controlplane.support.Fixtures;
+import dev.keel.controlplane.support.TestEnvironment;
+import dev.keel.controlplane.support.WorkerEnvironment;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole path against LocalStack standing in for a customer's account: onboard it with the
+ * served CloudFormation template, register it, then for each WAL type create, scale and delete an
+ * instance through the API, counting the cloud resources independently after each step.
+ */
+class AwsProvisioningIT {
+
+    private static final Duration OPERATION_TIMEOUT = Duration.ofMinutes(3);
+
+    private static BackendProcess backend;
+    private static ApiClient api;
+    private static CustomerAccount customer;
+    private static String accountId;
+
+    @BeforeAll
+    static void onboardedAccount() {
+        Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(Duration.ZERO));
+        environment.put("KEEL_PROVISIONING_DRIVER", "aws");
+        environment.put("KEEL_AWS_ENDPOINT", TestEnvironment.require("KEEL_AWS_ENDPOINT"));
+        environment.put("KEEL_FSX_ENDPOINT", TestEnvironment.require("KEEL_FSX_ENDPOINT"));
+        environment.put("KEEL_AWS_POLL_INTERVAL", "500ms");
+        backend = BackendProcess.start("aws-" + Fixtures.unique("worker"), environment);
+        api = backend.api(Fixtures.EDITOR);
+        customer = new CustomerAccount();
+        String roleArn = customer.onboard(api.get("/cloud-accounts/onboarding-template").body());
+        ApiClient.Response registered = api.post("/cloud-accounts", Map.of("name", Fixtures.unique("localstack"),
+                "awsAccountId", roleArn.split(":")[4], "roleArn", roleArn, "regions", List.of(CustomerAccount.REGION)));
+        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        accountId = registered.json().get("id").asString();
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    @Test
+    void ebsWalInOneZone() {
+        lifecycle(body("EBS", 1, 3, null), 6, null);
+    }
+
+    @Test
+    void s3WalInThreeZones() {
+        lifecycle(body("S3", 3, 3, null), 6, null);
+    }
+
+    @Test
+    void fsxWalInThreeZonesWithTwoFileSystems() {
+        lifecycle(body("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2)), 9, 3);
+    }
+
+    private void lifecycle(Map<String, Object> body, int scaledAku, Integer fsxCountAfter) {
+        JsonNode plan = api.post("/instances/plan", body).json();
+        ApiClient.Response created = api.post("/instances", body);
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        String id = created.json().get("instanceId").asString();
+        await(created.json().get("id").asString());
+        JsonNode running = api.get("/instances/" + id).json();
+        assertThat(running.get("state").asString()).isEqualTo("RUNNING");
+        assertThat(customer.runningBrokers(id)).isEqualTo(running.get("sizing").get("brokerCount").asInt());
+        assertThat(running.get("inventory").get("bootstrapServers").asString()).isNotBlank();
+        assertThat(plan.get("summary").get("create").asInt()).as("the plan announced exactly what was created")
+                .isEqualTo(running.get("inventory").get("resources").size() + running.get("inventory").get("brokers").size());
+        assertThat(api.post("/instances/" + id + "/plan", null).json().get("changes")).as("nothing to repair").isEmpty();
+
+        Map<String, Object> patch = new LinkedHashMap<>();
+        patch.put("aku", scaledAku);
+        if (fsxCountAfter != null) {
+            assertThat(customer.fileSystems(id)).isEqualTo(2);
+            patch.put("fsx", Map.of("count", fsxCountAfter));
+        }
+        ApiClient.Response scaled = api.header("If-Match", "\"1\"").patch("/instances/" + id, patch);
+        assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
+        await(scaled.json().get("id").asString());
+        JsonNode after = api.get("/instances/" + id).json();
+        assertThat(customer.runningBrokers(id)).isEqualTo(after.get("sizing").get("brokerCount").asInt());
+        if (fsxCountAfter != null) {
+            assertThat(customer.fileSystems(id)).isEqualTo(fsxCountAfter.longValue());
+        }
+
+        ApiClient.Response deleted = api.delete("/instances/" + id);
+        assertThat(deleted.status()).isEqualTo(202);
+        await(deleted.json().get("id").asString());
+        assertThat(api.get("/instances/" + id).json().get("state").asString()).isEqualTo("DELETED");
+        assertThat(customer.leftovers(id)).as("resources left in the account").isEmpty();
+    }
+
+    private static void await(String operationId) {
+        JsonNode operation = api.await("/operations/" + operationId,
+                op -> List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(op.get("state").asString()), OPERATION_TIMEOUT);
+        assertThat(operation.get("state").asString()).as(operation.toString()).isEqualTo("SUCCEEDED");
+    }
+
+    private static Map<String, Object> body(String wal, int zones, int aku, Map<String, Object> fsx) {
+        List<Map<String, String>> subnets = new ArrayList<>();
+        for (int i = 0; i < zones; i++) {
+            subnets.add(Map.of("availabilityZone", customer.subnets.get(i)[0], "subnetId", customer.subnets.get(i)[1]));
+        }
+        Map<String, Object> body = Fixtures.instanceBody(accountId, wal, zones, aku);
+        body.put("network", Map.of("vpcId", customer.vpcId, "subnets", subnets));
+        if (fsx != null) {
+            body.put("fsx", fsx);
+        }
+        return body;
+    }
+}

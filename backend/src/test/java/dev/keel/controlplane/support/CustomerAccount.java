@@ -1,0 +1,130 @@
+package dev.keel.controlplane.support;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.Capability;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+import software.amazon.awssdk.services.cloudformation.model.StackStatus;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.InstanceStateName;
+import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.iam.IamClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A customer's AWS account in LocalStack (and the FSx emulator): onboarded with the template the
+ * API serves, deployed through CloudFormation, with a VPC of three subnets in three zones. Also the
+ * independent eyes of the tests: it counts what exists with the account's own clients.
+ */
+public final class CustomerAccount {
+
+    public static final String REGION = "us-east-1";
+    private static final StaticCredentialsProvider ROOT =
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+
+    private final Ec2Client ec2;
+    private final S3Client s3;
+    private final IamClient iam;
+    private final FSxClient fsx;
+    private final CloudFormationClient cloudFormation;
+    public final String vpcId;
+    public final List<String[]> subnets = new ArrayList<>();
+
+    public CustomerAccount() {
+        URI endpoint = URI.create(TestEnvironment.require("KEEL_AWS_ENDPOINT"));
+        URI fsxEndpoint = URI.create(TestEnvironment.require("KEEL_FSX_ENDPOINT"));
+        ec2 = Ec2Client.builder().endpointOverride(endpoint).region(Region.of(REGION)).credentialsProvider(ROOT).build();
+        s3 = S3Client.builder().endpointOverride(endpoint).region(Region.of(REGION)).credentialsProvider(ROOT)
+                .forcePathStyle(true).build();
+        iam = IamClient.builder().endpointOverride(endpoint).region(Region.AWS_GLOBAL).credentialsProvider(ROOT).build();
+        fsx = FSxClient.builder().endpointOverride(fsxEndpoint).region(Region.of(REGION)).credentialsProvider(ROOT).build();
+        cloudFormation = CloudFormationClient.builder().endpointOverride(endpoint).region(Region.of(REGION))
+                .credentialsProvider(ROOT).build();
+        vpcId = ec2.createVpc(b -> b.cidrBlock("10.42.0.0/16")).vpc().vpcId();
+        for (int i = 0; i < 3; i++) {
+            String zone = REGION + (char) ('a' + i);
+            String cidr = "10.42." + i + ".0/24";
+            String subnet = ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId();
+            subnets.add(new String[]{zone, subnet});
+        }
+    }
+
+    /** Deploys the onboarding template through CloudFormation and returns the role ARN it outputs. */
+    public String onboard(String template) {
+        String stackName = "keel-onboarding-" + UUID.randomUUID().toString().substring(0, 8);
+        cloudFormation.createStack(b -> b.stackName(stackName).templateBody(template)
+                .capabilities(Capability.CAPABILITY_NAMED_IAM)
+                .parameters(p -> p.parameterKey("RoleName").parameterValue(stackName)));
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            Stack stack = cloudFormation.describeStacks(b -> b.stackName(stackName)).stacks().getFirst();
+            if (stack.stackStatus() == StackStatus.CREATE_COMPLETE) {
+                return stack.outputs().stream().filter(o -> o.outputKey().equals("RoleArn")).findFirst()
+                        .orElseThrow().outputValue();
+            }
+            if (stack.stackStatusAsString().contains("FAILED") || stack.stackStatusAsString().contains("ROLLBACK")) {
+                throw new AssertionError("Onboarding stack failed: " + stack.stackStatusReason());
+            }
+            sleep();
+        }
+        throw new AssertionError("Onboarding stack not complete after 60 s");
+    }
+
+    public long runningBrokers(String instanceId) {
+        return ec2.describeInstancesPaginator(b -> b.filters(tagged(instanceId))).reservations().stream()
+                .flatMap(r -> r.instances().stream())
+                .filter(i -> i.state().name() != InstanceStateName.TERMINATED && i.state().name() != InstanceStateName.SHUTTING_DOWN)
+                .count();
+    }
+
+    public long fileSystems(String instanceId) {
+        return fsx.describeFileSystemsPaginator(b -> { }).stream().flatMap(page -> page.fileSystems().stream())
+                .filter(fs -> fs.tags().stream().anyMatch(t -> t.key().equals("byoc:instance-id") && t.value().equals(instanceId)))
+                .count();
+    }
+
+    /** Everything in the account that carries the instance's tag or name, across services. */
+    public List<String> leftovers(String instanceId) {
+        List<String> found = new ArrayList<>();
+        if (runningBrokers(instanceId) > 0) {
+            found.add(runningBrokers(instanceId) + " EC2 instances");
+        }
+        ec2.describeVolumes(b -> b.filters(tagged(instanceId))).volumes().forEach(v -> found.add("volume " + v.volumeId()));
+        ec2.describeSecurityGroups(b -> b.filters(tagged(instanceId))).securityGroups()
+                .forEach(g -> found.add("security group " + g.groupId()));
+        ec2.describeLaunchTemplates(b -> b.filters(tagged(instanceId))).launchTemplates()
+                .forEach(t -> found.add("launch template " + t.launchTemplateId()));
+        s3.listBuckets().buckets().stream().filter(bucket -> bucket.name().contains(instanceId))
+                .forEach(bucket -> found.add("bucket " + bucket.name()));
+        iam.listRoles().roles().stream().filter(role -> role.roleName().contains(instanceId))
+                .forEach(role -> found.add("role " + role.roleName()));
+        iam.listInstanceProfiles().instanceProfiles().stream().filter(p -> p.instanceProfileName().contains(instanceId))
+                .forEach(p -> found.add("instance profile " + p.instanceProfileName()));
+        if (fileSystems(instanceId) > 0) {
+            found.add(fileSystems(instanceId) + " FSx file systems");
+        }
+        return found;
+    }
+
+    private static Filter tagged(String instanceId) {
+        return Filter.builder().name("tag:byoc:instance-id").values(instanceId).build();
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.keel.broker.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Golden files in src/test/resources/golden. To accept a deliberate change: run with -Dgolden.update=true, review the
+ * diff, commit.
+ */
+class BrokerConfigRendererTest {
+    static final List<String> ONE_ZONE = List.of("us-east-1a");
+    static final List<String> THREE_ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
+
+    record Case(String name, NodeSpec spec, List<String> zones, int node, String walPath) {
+        String render() {
+            List<Peer> peers = Specs.peers(spec, zones);
+            return BrokerConfigRenderer.render(spec, Specs.identity(peers, node), peers, walPath,
+                    BrokerConfigRenderer.Options.ec2());
+        }
+    }
+
+    static Stream<Case> cases() {
+        return Stream.of(
+                new Case("ebs-1zone-node0", Specs.ebs1Zone(), ONE_ZONE, 0, "/dev/nvme1n1"),
+                new Case("s3-3zones-node1", Specs.s3ThreeZones(), THREE_ZONES, 1, null),
+                new Case("s3-3zones-node4", Specs.s3ThreeZones(), THREE_ZONES, 4, null),
+                new Case("fswal-3zones-2fs-node3", Specs.fswal3Zones2Fs(), THREE_ZONES, 3, null));
+    }
+
+    static Stream<Arguments> named() {
+        return cases().map(c -> Arguments.of(c.name(), c));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("named")
+    void matchesGoldenFile(String name, Case c) throws IOException {
+        String rendered = c.render();
+        Path golden = Path.of("src/test/resources/golden", name + ".properties");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(golden, rendered, StandardCharsets.UTF_8);
+        }
+        assertThat(golden).exists();
+        assertThat(rendered).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("named")
+    void everyS3KeyParsesWithTheStrictUpstreamChecker(String name, Case c) throws IOException {
+        Properties p = load(c.render());
+        var data = UpstreamUriChecker.check(p.getProperty("s3.data.buckets"), UpstreamUriChecker.Kind.BUCKET);
+        var ops = UpstreamUriChecker.check(p.getProperty("s3.ops.buckets"), UpstreamUriChecker.Kind.BUCKET);
+        var wal = UpstreamUriChecker.check(p.getProperty("s3.wal.path"), UpstreamUriChecker.Kind.WAL);
+        assertThat(data.id()).isZero();
+        assertThat(ops.id()).isEqualTo(1);
+        assertThat(data.bucketOrPath()).isEqualTo(c.spec().dataBucket());
+        assertThat(ops.bucketOrPath()).isEqualTo(c.spec().opsBucket());
+        assertThat(data.query()).containsEntry("region", "us-east-1");
+        switch (c.spec().walType()) {
+            case S3 -> assertThat(wal.scheme()).isEqualTo("s3");
+            case EBS -> assertThat(wal.bucketOrPath()).startsWith("/dev/");
+            case FSWAL -> assertThat(wal.bucketOrPath()).startsWith("/mnt/keel-wal/fs-");
+        }
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith("s3.") && p.getProperty(key).contains("@")) {
+                assertThat(p.getProperty(key)).doesNotContain("accessKey").doesNotContain("secretKey");
+            }
+        }
+    }
+
+    @Test
+    void theCheckerCatchesDeviations() {
+        String ok = "0@s3://keel-data?region=us-east-1";
+        assertThat(UpstreamUriChecker.check(ok, UpstreamUriChecker.Kind.BUCKET).id()).isZero();
+        for (String bad : List.of("s3://keel-data?region=us-east-1", "0@s3://keel-data", "0@s3://keel-data?region=",
+                "0@s3://keel-data?region=us-east-1&pathstyle=true", "0@s3://keel-data/prefix?region=us-east-1",
+                "0@gs://keel-data?region=us-east-1", "0@s3://keel-data?region=us-east-1&accessKey=AKIA",
+                "0@s3://Keel_Data?region=us-east-1", "0@s3://keel-data?region=us-east-1&pathStyle=yes")) {
+            assertThatThrownBy(() -> UpstreamUriChecker.check(bad, UpstreamUriChecker.Kind.BUCKET))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        for (String bad : List.of("0@file:///dev/nvme1n1", "0@file://dev/nvme1n1?capacity=1",
+                "0@file:///dev/nvme1n1?capacity=2g", "0@file:///dev/nvme1n1?capacity=1&depth=8",
+                "0@s3://keel-data?region=us-east-1&capacity=1")) {
+            assertThatThrownBy(() -> UpstreamUriChecker.check(bad, UpstreamUriChecker.Kind.WAL))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void endpointAndPathStyleForEmulators() throws IOException {
+        NodeSpec spec = NodeSpec.parse(Specs.json("S3", "1.7.3", 1,
+                ",\"s3Endpoint\":\"http://127.0.0.1:4566\",\"s3PathStyle\":true"));
+        List<Peer> peers = Specs.peers(spec, ONE_ZONE);
+        Properties p = load(BrokerConfigRenderer.render(spec, Specs.identity(peers, 0), peers, null,
+                BrokerConfigRenderer.Options.ec2()));
+        var parsed = UpstreamUriChecker.check(p.getProperty("s3.data.buckets"), UpstreamUriChecker.Kind.BUCKET);
+        assertThat(parsed.query()).containsEntry("endpoint", "http://127.0.0.1:4566").containsEntry("pathStyle", "true");
+        UpstreamUriChecker.check(p.getProperty("s3.wal.path"), UpstreamUriChecker.Kind.WAL);
+        assertThat(p.getProperty("process.roles")).isEqualTo("broker,controller");
+        assertThat(p.getProperty("controller.quorum.voters")).isEqualTo("0@10.0.1.10:9093");
+    }
+
+    @Test
+    void controllersAreTheFirstThreeNodesOnePerZone() throws IOException {
+        NodeSpec spec = Specs.s3ThreeZones();
+        List<Peer> peers = Specs.peers(spec, THREE_ZONES);
+        for (int n = 0; n < spec.brokerCount(); n++) {
+            Properties p = load(BrokerConfigRenderer.render(spec, Specs.identity(peers, n), peers, null,
+                    BrokerConfigRenderer.Options.ec2()));
+            assertThat(p.getProperty("process.roles")).isEqualTo(n < 3 ? "broker,controller" : "broker");
+            assertThat(p.getProperty("controller.quorum.voters"))
+                    .isEqualTo("0@10.0.1.10:9093,1@10.0.2.11:9093,2@10.0.3.12:9093");
+            assertThat(p.getProperty("broker.rack")).isEqualTo(THREE_ZONES.get(n % 3));
+            assertThat(p.getProperty("listeners").contains("CONTROLLER")).isEqualTo(n < 3);
+        }
+        assertThat(peers.subList(0, 3).stream().map(Peer::zone).distinct()).hasSize(3);
+    }
+
+    @Test
+    void waitsForControllerAddresses() {
+        NodeSpec spec = Specs.s3ThreeZones();
+        List<Peer> peers = Specs.peers(spec, THREE_ZONES);
+        List<Peer> partial = List.of(peers.get(0), peers.get(3));
+        assertThatThrownBy(() -> BrokerConfigRenderer.render(spec, Specs.identity(peers, 3), partial, null,
+                BrokerConfigRenderer.Options.ec2()))
+                .isInstanceOf(BrokerConfigRenderer.PeersNotReady.class).hasMessageContaining("[1, 2]");
+    }
+
+    @Test
+    void localOptionsAddOverridesAndAStandInNote() throws IOException {
+        NodeSpec spec = Specs.s3ThreeZones();
+        List<Peer> peers = Specs.peers(spec, THREE_ZONES);
+        String out = BrokerConfigRenderer.render(spec, Specs.identity(peers, 0), peers, null,
+                new BrokerConfigRenderer.Options("127.0.0.1", "/tmp/x", "Apache Kafka 4.4.0",
+                        Map.of("default.replication.factor", "3")));
+        assertThat(out).contains("# STAND-IN: Apache Kafka 4.4.0");
+        assertThat(load(out).getProperty("default.replication.factor")).isEqualTo("3");
+        assertThat(load(out).getProperty("elasticstream.enable")).isEqualTo("true");
+    }
+
+    @Test
+    void clusterIdIsKafkasFormat() {
+        String id = BrokerConfigRenderer.clusterId(UUID.fromString(Specs.INSTANCE));
+        assertThat(id).hasSize(22).matches("[A-Za-z0-9_-]+");
+    }
+
+    @Test
+    void neverWritesCredentials() {
+        cases().forEach(c -> assertThat(c.render().toLowerCase())
+                .doesNotContain("secret").doesNotContain("accesskey").doesNotContain("s3cr3t-token")
+                .doesNotContain("password"));
+    }
+
+    static Properties load(String text) throws IOException {
+        Properties p = new Properties();
+        p.load(new StringReader(text));
+        return p;
+    }
+}

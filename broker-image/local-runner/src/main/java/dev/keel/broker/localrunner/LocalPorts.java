@@ -1,0 +1,26 @@
+package dev.keel.broker.localrunner;
+
+import java.util.UUID;
+
+/**
+ * Deterministic loopback ports per (instance, node): the same instance always gets the same ports, so a restarted
+ * runner (or a developer's saved bootstrap string) finds the brokers where they were. 600 slots of 32 ports from
+ * 20000; a node uses three (listener, controller, JMX), so up to 10 nodes per instance. Two instances can collide
+ * (1 in 600); the runner then reports the port in use.
+ */
+public record LocalPorts(int listener, int controller, int jmx) {
+    public static final int BASE = 20000;
+    public static final int SLOTS = 600;
+    public static final int STRIDE = 32;
+    public static final int MAX_NODES = STRIDE / 3;
+
+    public static LocalPorts of(UUID instanceId, int nodeId) {
+        if (nodeId < 0 || nodeId >= MAX_NODES) {
+            throw new IllegalArgumentException("the local runner places at most " + MAX_NODES
+                    + " brokers per instance; node " + nodeId + " is out of range");
+        }
+        int slot = Math.floorMod(instanceId.hashCode(), SLOTS);
+        int first = BASE + slot * STRIDE + nodeId * 3;
+        return new LocalPorts(first, first + 1, first + 2);
+    }
+}

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import AppLayout, { type AppLayoutProps } from '@cloudscape-design/components/app-layout';
+import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
+import Flashbar from '@cloudscape-design/components/flashbar';
+import SideNavigation from '@cloudscape-design/components/side-navigation';
+import { strings } from '../i18n/strings';
+import { useNotifications } from './notifications';
+
+// Billing and API keys are left out until their pages exist (no "coming soon" entries).
+const NAV_ITEMS = [
+  { type: 'link', text: strings.nav.instances, href: '/instances' },
+  { type: 'link', text: strings.nav.cloudAccounts, href: '/cloud-accounts' },
+  { type: 'link', text: strings.nav.audit, href: '/audit' },
+] as const;
+
+export interface AppShellProps {
+  breadcrumbs: BreadcrumbGroupProps.Item[];
+  content: ReactNode;
+  contentType?: AppLayoutProps.ContentType;
+  tools?: ReactNode;
+}
+
+/** The layout every page shares (as in the Cloudscape demos' commons): navigation, breadcrumbs, notifications. */
+export function AppShell({ breadcrumbs, content, contentType = 'default', tools }: AppShellProps) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { items } = useNotifications();
+  const active = NAV_ITEMS.find((i) => location.pathname.startsWith(i.href))?.href ?? '/instances';
+  const follow = (event: CustomEvent<{ href: string; external?: boolean }>) => {
+    if (event.detail.external) return;
+    event.preventDefault();
+    navigate(event.detail.href);
+  };
+  return (
+    <AppLayout
+      headerSelector="#top-nav"
+      contentType={contentType}
+      navigation={
+        <SideNavigation
+          header={{ text: strings.nav.header, href: '/instances' }}
+          activeHref={active}
+          items={[...NAV_ITEMS]}
+          onFollow={follow}
+        />
+      }
+      breadcrumbs={
+        <BreadcrumbGroup
+          ariaLabel={strings.nav.breadcrumbsLabel}
+          items={[{ text: strings.nav.home, href: '/instances' }, ...breadcrumbs]}
+          onFollow={follow}
+        />
+      }
+      notifications={<Flashbar items={items} stackItems={items.length > 2} />}
+      tools={tools}
+      toolsHide={tools === undefined}
+      ariaLabels={{
+        navigation: strings.nav.navigationLabel,
+        navigationClose: strings.nav.closeNavigation,
+        navigationToggle: strings.nav.openNavigation,
+        notifications: strings.nav.notifications,
+        tools: strings.nav.help,
+        toolsClose: strings.nav.closeHelp,
+        toolsToggle: strings.nav.openHelp,
+      }}
+      content={content}
+    />
+  );
+}

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import Box from '@cloudscape-design/components/box';
+import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
+import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import { strings } from '../i18n/strings';
+
+const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
+  CREATING: 'in-progress',
+  CHANGING: 'in-progress',
+  DELETING: 'in-progress',
+  RUNNING: 'success',
+  DELETED: 'stopped',
+  FAILED: 'error',
+  PENDING: 'pending',
+  SUCCEEDED: 'success',
+  CANCELLED: 'stopped',
+  SKIPPED: 'stopped',
+  PENDING_VERIFICATION: 'pending',
+  VERIFIED: 'success',
+  VERIFICATION_FAILED: 'error',
+};
+
+/** A state as a Cloudscape status indicator (icon + word, never color alone). */
+export function StateIndicator({ state, testId }: { state: string; testId?: string }) {
+  return (
+    <span data-testid={testId} data-state={state}>
+      <StatusIndicator type={STATUS_TYPES[state] ?? 'info'}>{strings.states[state] ?? state}</StatusIndicator>
+    </span>
+  );
+}
+
+export function EmptyState({ title, subtitle, action }: { title: string; subtitle?: string; action?: ReactNode }) {
+  return (
+    <Box textAlign="center" color="inherit">
+      <Box variant="strong" textAlign="center" color="inherit">
+        {title}
+      </Box>
+      <Box variant="p" padding={{ bottom: 's' }} color="inherit">
+        {subtitle}
+      </Box>
+      {action}
+    </Box>
+  );
+}
+
+export function Copyable({ text, testId }: { text: string; testId?: string }) {
+  return (
+    <span data-testid={testId}>
+      <CopyToClipboard
+        variant="inline"
+        textToCopy={text}
+        copyButtonAriaLabel={strings.common.copy}
+        copySuccessText={strings.common.copied}
+        copyErrorText={strings.common.copyFailed}
+      />
+    </span>
+  );
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return strings.common.none;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}

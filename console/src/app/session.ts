@@ -1,0 +1,23 @@
+import { createContext, useContext } from 'react';
+import type { Organization, Role } from '../api/types';
+
+export interface Session {
+  organization: Organization;
+  role: Role;
+  /** Editors and admins change instances and cloud accounts; viewers only read. */
+  canEdit: boolean;
+  switchOrganization: (slug: string) => void;
+  signOut: () => void;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionContext');
+  return session;
+}
+
+export function canEdit(role: Role): boolean {
+  return role === 'editor' || role === 'admin';
+}

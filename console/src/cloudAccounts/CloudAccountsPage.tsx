@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useCollection } from '@cloudscape-design/collection-hooks';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Modal from '@cloudscape-design/components/modal';
+import Pagination from '@cloudscape-design/components/pagination';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import TextFilter from '@cloudscape-design/components/text-filter';
+import { useCloudAccounts, useDeleteCloudAccount } from '../api/cloudAccounts';
+import { describeError } from '../api/problem';
+import type { CloudAccount } from '../api/types';
+import { AppShell } from '../app/AppShell';
+import { EmptyState, formatDate, StateIndicator } from '../app/common';
+import { useNotifications } from '../app/notifications';
+import { useSession } from '../app/session';
+import { strings } from '../i18n/strings';
+
+const s = strings.cloudAccounts;
+
+export default function CloudAccountsPage() {
+  const navigate = useNavigate();
+  const { canEdit } = useSession();
+  const { notify } = useNotifications();
+  const accounts = useCloudAccounts();
+  const remove = useDeleteCloudAccount();
+  const [selected, setSelected] = useState<CloudAccount[]>([]);
+  const [confirming, setConfirming] = useState<CloudAccount | null>(null);
+  const connect = canEdit ? (
+    <Button variant="primary" data-testid="connect-cloud-account" onClick={() => navigate('/cloud-accounts/connect')}>
+      {s.connect}
+    </Button>
+  ) : null;
+  const { items, collectionProps, filterProps, paginationProps, filteredItemsCount, actions } = useCollection(accounts.data ?? [], {
+    filtering: {
+      filteringFunction: (a, text) => a.name.includes(text.toLowerCase()) || a.awsAccountId.includes(text),
+      empty: <EmptyState title={s.emptyTitle} subtitle={s.emptyBody} action={connect} />,
+      noMatch: (
+        <EmptyState title={strings.common.noMatch} action={<Button onClick={() => actions.setFiltering('')}>{strings.common.clearFilter}</Button>} />
+      ),
+    },
+    pagination: { pageSize: 20 },
+    sorting: { defaultState: { sortingColumn: { sortingField: 'createdAt' }, isDescending: true } },
+  });
+  return (
+    <AppShell
+      contentType="table"
+      breadcrumbs={[{ text: s.title, href: '/cloud-accounts' }]}
+      content={
+        <SpaceBetween size="m">
+          {accounts.error && <Alert type="error">{describeError(accounts.error)}</Alert>}
+          <Table
+            {...collectionProps}
+            data-testid="cloud-accounts-table"
+            variant="full-page"
+            items={items}
+            loading={accounts.isPending}
+            loadingText={strings.common.loading}
+            selectionType={canEdit ? 'single' : undefined}
+            selectedItems={selected}
+            onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+            trackBy="id"
+            ariaLabels={{
+              tableLabel: s.title,
+              selectionGroupLabel: s.title,
+              itemSelectionLabel: (_, a) => a.name,
+            }}
+            header={
+              <Header
+                variant="awsui-h1-sticky"
+                description={s.description}
+                counter={accounts.data ? `(${accounts.data.length})` : undefined}
+                actions={
+                  canEdit && (
+                    <SpaceBetween direction="horizontal" size="xs">
+                      <Button data-testid="delete-cloud-account" disabled={selected.length !== 1} onClick={() => setConfirming(selected[0])}>
+                        {strings.common.delete}
+                      </Button>
+                      {connect}
+                    </SpaceBetween>
+                  )
+                }
+              >
+                {s.title}
+              </Header>
+            }
+            filter={
+              <TextFilter
+                {...filterProps}
+                filteringPlaceholder={strings.common.filterPlaceholder}
+                filteringAriaLabel={strings.common.filterPlaceholder}
+                countText={strings.common.matches(filteredItemsCount ?? 0)}
+              />
+            }
+            pagination={<Pagination {...paginationProps} ariaLabels={strings.common.pagination} />}
+            columnDefinitions={[
+              { id: 'name', header: s.columns.name, cell: (a) => <span data-testid={`cloud-account-${a.name}`}>{a.name}</span>, sortingField: 'name', isRowHeader: true },
+              { id: 'account', header: s.columns.account, cell: (a) => a.awsAccountId, sortingField: 'awsAccountId' },
+              { id: 'role', header: s.columns.role, cell: (a) => a.roleArn },
+              { id: 'regions', header: s.columns.regions, cell: (a) => a.regions.join(', ') },
+              { id: 'status', header: s.columns.status, cell: (a) => <StateIndicator state={a.status} />, sortingField: 'status' },
+              { id: 'created', header: s.columns.created, cell: (a) => formatDate(a.createdAt), sortingField: 'createdAt' },
+            ]}
+          />
+          {confirming && (
+            <Modal
+      closeAriaLabel={strings.common.close}
+              visible
+              header={s.deleteTitle}
+              onDismiss={() => setConfirming(null)}
+              footer={
+                <Box float="right">
+                  <SpaceBetween direction="horizontal" size="xs">
+                    <Button variant="link" onClick={() => setConfirming(null)}>
+                      {strings.common.cancel}
+                    </Button>
+                    <Button
+                      variant="primary"
+                      data-testid="delete-cloud-account-confirm"
+                      loading={remove.isPending}
+                      onClick={() =>
+                        void remove.mutateAsync(confirming.id).then(
+                          () => {
+                            notify({ type: 'success', content: s.deleted(confirming.name) });
+                            setConfirming(null);
+                            setSelected([]);
+                          },
+                          () => undefined,
+                        )
+                      }
+                    >
+                      {strings.common.delete}
+                    </Button>
+                  </SpaceBetween>
+                </Box>
+              }
+            >
+              <SpaceBetween size="m">
+                <Box variant="p">{s.deleteBody(confirming.name)}</Box>
+                {remove.error && <Alert type="error">{describeError(remove.error)}</Alert>}
+              </SpaceBetween>
+            </Modal>
+          )}
+        </SpaceBetween>
+      }
+    />
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useDeleteInstance } from '../api/instances';
+import { describeError } from '../api/problem';
+import type { Instance } from '../api/types';
+import { useNotifications } from '../app/notifications';
+import { strings } from '../i18n/strings';
+
+const m = strings.detail.deleteModal;
+
+/** Delete with additional confirmation: the button stays disabled until the name is typed. */
+export function DeleteInstanceModal({ instance, onClose, onStarted }: { instance: Instance; onClose: () => void; onStarted: () => void }) {
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteInstance(instance.id);
+  const { notify } = useNotifications();
+  const confirmed = typed === instance.name;
+  return (
+    <Modal
+      closeAriaLabel={strings.common.close}
+      visible
+      onDismiss={onClose}
+      header={m.title}
+      data-testid="delete-instance-modal"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onClose}>
+              {strings.common.cancel}
+            </Button>
+            <Button
+              variant="primary"
+              data-testid="delete-instance-confirm"
+              disabled={!confirmed}
+              loading={remove.isPending}
+              onClick={() =>
+                void remove.mutateAsync().then(() => {
+                  notify({ type: 'info', content: m.started(instance.name) });
+                  onStarted();
+                }, () => undefined)
+              }
+            >
+              {strings.common.delete}
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box variant="p">{m.body(instance.name)}</Box>
+        <FormField label={m.typeToConfirm(instance.name)}>
+          <Input data-testid="delete-instance-typed" value={typed} onChange={({ detail }) => setTyped(detail.value)} ariaLabel={m.typeToConfirm(instance.name)} />
+        </FormField>
+        {remove.error && <Alert type="error">{describeError(remove.error)}</Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}

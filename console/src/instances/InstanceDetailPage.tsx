@@ -1,0 +1,231 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import Table from '@cloudscape-design/components/table';
+import Tabs from '@cloudscape-design/components/tabs';
+import { useSizingCatalog } from '../api/catalog';
+import { useInstance } from '../api/instances';
+import { describeError } from '../api/problem';
+import type { Instance } from '../api/types';
+import { AppShell } from '../app/AppShell';
+import { Copyable, formatDate, StateIndicator } from '../app/common';
+import { useSession } from '../app/session';
+import { strings } from '../i18n/strings';
+import { formatNumber } from './capacity';
+import { DeleteInstanceModal } from './DeleteInstanceModal';
+import { OperationsTab } from './OperationsTab';
+import { UpdateAkuModal } from './UpdateAkuModal';
+
+const d = strings.detail;
+
+export function InstanceActions({
+  instance,
+  onUpdate,
+  onDelete,
+}: {
+  instance: Instance;
+  onUpdate: () => void;
+  onDelete: () => void;
+}) {
+  const { canEdit } = useSession();
+  if (!canEdit) return null;
+  const busy = ['CREATING', 'CHANGING', 'DELETING', 'DELETED'].includes(instance.state);
+  return (
+    <SpaceBetween direction="horizontal" size="xs">
+      <Button data-testid="update-aku" disabled={busy || instance.state !== 'RUNNING'} onClick={onUpdate}>
+        {d.updateAku}
+      </Button>
+      <Button data-testid="delete-instance" disabled={busy} onClick={onDelete}>
+        {d.delete}
+      </Button>
+    </SpaceBetween>
+  );
+}
+
+function Overview({ instance }: { instance: Instance }) {
+  const { spec, capacity, sizing, inventory } = instance;
+  return (
+    <SpaceBetween size="l">
+      <Container header={<Header variant="h2">{d.spec}</Header>}>
+        <KeyValuePairs
+          columns={4}
+          items={[
+            { label: d.id, value: <Copyable text={instance.id} /> },
+            { label: d.region, value: instance.region },
+            { label: d.cloudAccount, value: instance.cloudAccountId },
+            { label: d.vpc, value: spec.network.vpcId },
+            { label: d.subnets, value: spec.network.subnets.map((s) => `${s.availabilityZone}: ${s.subnetId}`).join(', ') },
+            { label: d.wal, value: <span data-testid="detail-wal">{spec.wal.type}</span> },
+            { label: d.aku, value: <span data-testid="detail-aku">{spec.aku}</span> },
+            ...(spec.fsx ? [{ label: d.fsx, value: <span data-testid="detail-fsx">{d.fsxValue(spec.fsx.count, spec.fsx.throughputMBps)}</span> }] : []),
+            { label: d.brokerVersion, value: spec.brokerVersion },
+            { label: d.catalogVersion, value: spec.catalogVersion },
+            { label: d.specVersion, value: instance.specVersion },
+            { label: strings.instances.columns.created, value: formatDate(instance.createdAt) },
+          ]}
+        />
+      </Container>
+      <Container header={<Header variant="h2">{strings.capacity.title}</Header>}>
+        <KeyValuePairs
+          columns={4}
+          items={[
+            { label: strings.capacity.write, value: <span data-testid="detail-capacity-write">{strings.capacity.mibps(formatNumber(capacity.writeMiBps))}</span> },
+            { label: strings.capacity.read, value: strings.capacity.mibps(formatNumber(capacity.readMiBps)) },
+            { label: strings.capacity.requests, value: strings.capacity.rps(formatNumber(capacity.requestsPerSecond)) },
+            { label: strings.capacity.partitions, value: formatNumber(capacity.partitions) },
+          ]}
+        />
+      </Container>
+      <Container header={<Header variant="h2">{d.sizing}</Header>}>
+        <KeyValuePairs
+          columns={2}
+          items={[
+            { label: d.instanceType, value: sizing.instanceType },
+            { label: d.brokerCount, value: sizing.brokerCount },
+          ]}
+        />
+      </Container>
+      <Container header={<Header variant="h2">{d.endpoints}</Header>}>
+        <KeyValuePairs
+          items={[
+            {
+              label: d.bootstrap,
+              value: inventory.bootstrapServers ? (
+                <Copyable text={inventory.bootstrapServers} testId="detail-bootstrap" />
+              ) : (
+                <Box color="text-status-inactive">{d.noEndpoint}</Box>
+              ),
+            },
+          ]}
+        />
+      </Container>
+      <Table
+        header={<Header variant="h2">{d.conditions}</Header>}
+        items={instance.conditions}
+        variant="container"
+        empty={strings.common.none}
+        columnDefinitions={[
+          { id: 'type', header: d.conditionCols.type, cell: (c) => c.type, isRowHeader: true },
+          { id: 'status', header: d.conditionCols.status, cell: (c) => c.status },
+          { id: 'reason', header: d.conditionCols.reason, cell: (c) => c.reason },
+          { id: 'message', header: d.conditionCols.message, cell: (c) => c.message },
+          { id: 'since', header: d.conditionCols.since, cell: (c) => formatDate(c.lastTransitionTime) },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+function Brokers({ instance }: { instance: Instance }) {
+  return (
+    <SpaceBetween size="l">
+      <Table
+        data-testid="brokers-table"
+        header={<Header variant="h2" counter={`(${instance.inventory.brokers.length})`}>{d.brokers}</Header>}
+        items={instance.inventory.brokers}
+        variant="container"
+        empty={d.noBrokers}
+        columnDefinitions={[
+          { id: 'nodeId', header: d.brokerCols.nodeId, cell: (b) => b.nodeId, isRowHeader: true },
+          { id: 'zone', header: d.brokerCols.zone, cell: (b) => b.availabilityZone },
+          { id: 'address', header: d.brokerCols.address, cell: (b) => <Copyable text={b.address} /> },
+        ]}
+      />
+      <Table
+        header={<Header variant="h2">{d.resources}</Header>}
+        items={instance.inventory.resources}
+        variant="container"
+        empty={strings.common.none}
+        columnDefinitions={[
+          { id: 'type', header: 'Type', cell: (r) => r.type, isRowHeader: true },
+          { id: 'id', header: 'Id', cell: (r) => r.id },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+export default function InstanceDetailPage() {
+  const { instanceId = '' } = useParams();
+  const navigate = useNavigate();
+  const query = useInstance(instanceId);
+  const catalog = useSizingCatalog();
+  const [modal, setModal] = useState<'update' | 'delete' | null>(null);
+  const [tab, setTab] = useState('overview');
+  const instance = query.data?.instance;
+
+  let content;
+  if (query.error) {
+    content = <Alert type="error" header={d.notFound}>{describeError(query.error)}</Alert>;
+  } else if (!instance) {
+    content = <Spinner size="large" />;
+  } else {
+    content = (
+      <SpaceBetween size="l">
+        <Header
+          variant="h1"
+          description={<StateIndicator state={instance.state} testId="instance-state" />}
+          actions={<InstanceActions instance={instance} onUpdate={() => setModal('update')} onDelete={() => setModal('delete')} />}
+        >
+          <span data-testid="instance-name">{instance.name}</span>
+        </Header>
+        <Tabs
+          activeTabId={tab}
+          onChange={({ detail }) => setTab(detail.activeTabId)}
+          tabs={[
+            { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} /> },
+            { id: 'brokers', label: d.tabs.brokers, content: <Brokers instance={instance} /> },
+            { id: 'operations', label: d.tabs.operations, content: <OperationsTab instanceId={instance.id} /> },
+          ]}
+        />
+        {modal === 'update' && catalog.data && query.data && (
+          <UpdateAkuModal
+            instance={instance}
+            etag={query.data.etag}
+            catalog={catalog.data}
+            onClose={() => setModal(null)}
+            onStarted={() => {
+              setModal(null);
+              setTab('operations');
+            }}
+          />
+        )}
+        {modal === 'delete' && (
+          <DeleteInstanceModal
+            instance={instance}
+            onClose={() => setModal(null)}
+            onStarted={() => {
+              setModal(null);
+              setTab('operations');
+            }}
+          />
+        )}
+      </SpaceBetween>
+    );
+  }
+  return (
+    <AppShell
+      breadcrumbs={[
+        { text: strings.instances.title, href: '/instances' },
+        { text: instance?.name ?? instanceId, href: `/instances/${instanceId}` },
+      ]}
+      content={
+        <>
+          {content}
+          {query.error && (
+            <Box padding={{ top: 'm' }}>
+              <Button onClick={() => navigate('/instances')}>{strings.instances.title}</Button>
+            </Box>
+          )}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,69 @@
+/** Capacity arithmetic from the sizing catalog (never from constants: the AKU definition is versioned). */
+import type { Capacity, SizingCatalog } from '../api/types';
+
+export function capacityFor(aku: number, catalog: SizingCatalog): Capacity {
+  return {
+    writeMiBps: aku * catalog.aku.writeMiBps,
+    readMiBps: aku * catalog.aku.readMiBps,
+    requestsPerSecond: aku * catalog.aku.requestsPerSecond,
+    partitions: aku * catalog.aku.partitions,
+  };
+}
+
+/** brokers = max(minBrokers, ⌈AKU / akuPerBroker⌉), as the catalog documents. */
+export function brokersFor(aku: number, catalog: SizingCatalog): { instanceType: string; brokerCount: number } | undefined {
+  const compute = catalog.compute[0];
+  if (!compute) return undefined;
+  return {
+    instanceType: compute.instanceType,
+    brokerCount: Math.max(compute.minBrokers, Math.ceil(aku / compute.akuPerBroker - 1e-9)),
+  };
+}
+
+export function fsxOption(throughputMBps: number, catalog: SizingCatalog) {
+  return catalog.fsx.find((o) => o.throughputMBps === throughputMBps);
+}
+
+export function benchmarkedFsx(catalog: SizingCatalog) {
+  return catalog.fsx.filter((o) => o.benchmarked && o.kafkaWriteMiBps !== null);
+}
+
+/** Kafka write capacity of `count` file systems of `throughputMBps`; undefined when not benchmarked. */
+export function fsxWriteCapacity(throughputMBps: number, count: number, catalog: SizingCatalog): number | undefined {
+  const option = fsxOption(throughputMBps, catalog);
+  if (!option || !option.benchmarked || option.kafkaWriteMiBps === null) return undefined;
+  return option.kafkaWriteMiBps * count;
+}
+
+export interface FsxFit {
+  neededMiBps: number;
+  availableMiBps: number;
+  fits: boolean;
+  /** How to make it fit, as the API words it (e.g. "2 × 768 MBps or 1 × 1536 MBps, or lower AKU to 15"). */
+  fix?: string;
+}
+
+export function fsxFit(aku: number, throughputMBps: number, count: number, catalog: SizingCatalog): FsxFit | undefined {
+  const option = fsxOption(throughputMBps, catalog);
+  const available = fsxWriteCapacity(throughputMBps, count, catalog);
+  if (!option || available === undefined || option.kafkaWriteMiBps === null) return undefined;
+  const needed = aku * catalog.aku.writeMiBps;
+  if (needed <= available) return { neededMiBps: needed, availableMiBps: available, fits: true };
+  const fixes = [`${Math.ceil(needed / option.kafkaWriteMiBps)} × ${throughputMBps} MBps`];
+  const bigger = benchmarkedFsx(catalog).find(
+    (o) => o.throughputMBps > throughputMBps && count * (o.kafkaWriteMiBps ?? 0) >= needed,
+  );
+  if (bigger) fixes.push(`${count} × ${bigger.throughputMBps} MBps`);
+  let fix = fixes.join(' or ');
+  const fittingAku = Math.floor(available / catalog.aku.writeMiBps);
+  if (fittingAku >= catalog.aku.min) fix += `, or lower AKU to ${fittingAku}`;
+  return { neededMiBps: needed, availableMiBps: available, fits: false, fix };
+}
+
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(value);
+}
+
+export function formatUsd(value: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(value);
+}

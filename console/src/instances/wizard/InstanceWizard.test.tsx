@@ -1,0 +1,155 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { createKeelClient, call } from '../../api/client';
+import { account, catalogV1 } from '../../test/fixtures';
+import { fakeApi, json, renderWithProviders } from '../../test/render';
+import type { SpecDraft } from '../specRules';
+import { InstanceWizard } from './InstanceWizard';
+
+const estimate = {
+  currency: 'USD',
+  catalogVersion: 1,
+  region: 'us-east-1',
+  workload: { writeMiBps: 120, readMiBps: 120, retentionHours: 72 },
+  diskless: { lines: [{ item: 'compute', description: 'm7g.large brokers', quantity: 6, unit: 'instance', monthlyUsd: 357 }], totalMonthlyUsd: 1200 },
+  selfManagedKafka: { lines: [{ item: 'compute', description: 'r5.xlarge brokers', quantity: 12, unit: 'instance', monthlyUsd: 2207 }], totalMonthlyUsd: 9000 },
+  savingsPercent: 86.67,
+};
+
+const valid: SpecDraft = {
+  basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1' },
+  network: {
+    zones: 3,
+    vpcId: 'vpc-0a1b2c3d4e5f67890',
+    subnets: [
+      { availabilityZone: 'us-east-1a', subnetId: 'subnet-0123456789abcdef0' },
+      { availabilityZone: 'us-east-1b', subnetId: 'subnet-0fedcba9876543210' },
+      { availabilityZone: 'us-east-1c', subnetId: 'subnet-0a0b0c0d0e0f01234' },
+    ],
+  },
+  storage: { walType: 'FSWAL', aku: '6', fsxThroughput: 768, fsxCount: '1' },
+};
+
+function wizard() {
+  return createWrapper(document.body).findWizard()!;
+}
+function next() {
+  act(() => wizard().findPrimaryButton().click());
+}
+function input(testId: string) {
+  return createWrapper(document.body).findInput(`[data-testid="${testId}"]`)!;
+}
+function fieldError(testId: string) {
+  const el = screen.getByTestId(testId);
+  const field = createWrapper(document.body)
+    .findAllFormFields()
+    .find((f) => f.getElement().contains(el));
+  return field?.findError()?.getElement().textContent ?? '';
+}
+
+describe('create-instance wizard', () => {
+  it('moves between steps only when the current step is valid, and back freely', async () => {
+    const api = fakeApi({ 'POST /estimates': estimate });
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+    expect(screen.getByTestId('wizard-step-basics')).toBeTruthy();
+
+    next();
+    expect(screen.getByTestId('wizard-step-basics')).toBeTruthy();
+    expect(screen.getByTestId('wizard-step-basics').textContent).toContain('is required');
+
+    act(() => input('wizard-name').setInputValue('orders-prod'));
+    next();
+    expect(screen.getByTestId('wizard-step-network')).toBeTruthy();
+
+    next();
+    expect(screen.getByTestId('wizard-step-network').textContent).toContain('must be a VPC id');
+    act(() => input('wizard-vpc').setInputValue('vpc-0a1b2c3d4e5f67890'));
+    ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210', 'subnet-0a0b0c0d0e0f01234'].forEach((id, i) =>
+      act(() => input(`wizard-subnet-${i}`).setInputValue(id)),
+    );
+    expect(input('wizard-az-2').getInputValue()).toBe('us-east-1c');
+    next();
+    expect(screen.getByTestId('wizard-step-storage')).toBeTruthy();
+    expect(screen.getByTestId('capacity-write').textContent).toBe('60 MiB/s');
+
+    act(() => wizard().findPreviousButton()!.click());
+    expect(screen.getByTestId('wizard-step-network')).toBeTruthy();
+    next();
+    next();
+    expect(screen.getByTestId('wizard-step-review')).toBeTruthy();
+    expect(screen.getByTestId('review-name').textContent).toBe('orders-prod');
+    await waitFor(() => expect(screen.getByTestId('estimate-savings').textContent).toContain('86.67%'));
+  });
+
+  it('blocks the storage step when FSx write capacity is short and shows the fix', () => {
+    renderWithProviders(
+      <InstanceWizard
+        catalog={catalogV1}
+        accounts={[account]}
+        onSubmit={vi.fn()}
+        onCancel={vi.fn()}
+        initial={{ ...valid, storage: { ...valid.storage, aku: '20', fsxThroughput: 384 } }}
+      />,
+    );
+    next();
+    next();
+    expect(screen.getByTestId('fsx-capacity-fix').textContent).toContain('Use 3 × 384 MBps or 1 × 1536 MBps, or lower AKU to 7.');
+    next();
+    expect(screen.getByTestId('wizard-step-storage').textContent).toContain('20 AKU need 400 MiB/s of WAL write capacity');
+  });
+
+  it('shows the API’s 400 field errors on the right field and jumps to that step', async () => {
+    const problem = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      detail: 'network.subnets[1].subnetId: is not in vpc-0a1b2c3d4e5f67890',
+      errors: [{ field: 'network.subnets[1].subnetId', message: 'is not in vpc-0a1b2c3d4e5f67890' }],
+    };
+    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances': () => json(problem, 400) });
+    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
+    renderWithProviders(
+      <InstanceWizard
+        catalog={catalogV1}
+        accounts={[account]}
+        initial={valid}
+        onCancel={vi.fn()}
+        onSubmit={async (body) => call(client.POST('/instances', { body }))}
+      />,
+      { api },
+    );
+    next();
+    next();
+    next();
+    expect(screen.getByTestId('wizard-step-review')).toBeTruthy();
+    act(() => wizard().findPrimaryButton().click());
+    await waitFor(() => expect(screen.getByTestId('wizard-step-network')).toBeTruthy());
+    expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
+    expect(fieldError('wizard-subnet-0')).not.toContain('is not in');
+    const sent = api.calls.find((r) => r.method === 'POST' && r.url.endsWith('/instances'));
+    expect(sent).toBeDefined();
+  });
+
+  it('shows a 409 name conflict on the name field of the first step', async () => {
+    const problem = {
+      type: 'https://keel.dev/problems/name-taken',
+      title: 'Conflict with the current state',
+      status: 409,
+      detail: 'An instance named orders-prod already exists in this organization.',
+      errors: [{ field: 'name', message: 'An instance named orders-prod already exists in this organization.' }],
+    };
+    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances': () => json(problem, 409) });
+    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
+    renderWithProviders(
+      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
+      { api },
+    );
+    next();
+    next();
+    next();
+    act(() => wizard().findPrimaryButton().click());
+    await waitFor(() => expect(screen.getByTestId('wizard-step-basics')).toBeTruthy());
+    expect(fieldError('wizard-name')).toContain('already exists');
+  });
+});

@@ -1,0 +1,86 @@
+import type { CloudAccount, Instance, Organization, SizingCatalog } from '../api/types';
+
+/** Catalog v1, as in the contract's example. */
+export const catalogV1: SizingCatalog = {
+  version: 1,
+  aku: { min: 3, max: 500, writeMiBps: 20, readMiBps: 20, requestsPerSecond: 800, partitions: 1125 },
+  fsx: [
+    { throughputMBps: 384, kafkaWriteMiBps: 150, benchmarked: true },
+    { throughputMBps: 768, kafkaWriteMiBps: 300, benchmarked: true },
+    { throughputMBps: 1536, kafkaWriteMiBps: 600, benchmarked: true },
+    { throughputMBps: 3072, kafkaWriteMiBps: null, benchmarked: false },
+    { throughputMBps: 6144, kafkaWriteMiBps: null, benchmarked: false },
+  ],
+  fsxMaxCount: 10,
+  walTypes: [
+    { type: 'EBS', zones: [1], description: 'A small gp3 volume per broker.' },
+    { type: 'S3', zones: [1, 3], description: 'WAL written to S3.' },
+    { type: 'FSWAL', zones: [3], description: 'FSx for NetApp ONTAP as the WAL.' },
+  ],
+  regions: ['us-east-1', 'us-east-2', 'eu-west-1'],
+  compute: [{ architecture: 'arm64', instanceType: 'm7g.large', akuPerBroker: 1.16, minBrokers: 3 }],
+  brokerVersions: [{ version: '1.7.3', default: true }],
+  prices: {},
+  costModel: {},
+};
+
+/** A later catalog with another AKU definition, to prove nothing is hard-coded. */
+export const catalogV2: SizingCatalog = {
+  ...catalogV1,
+  version: 2,
+  aku: { min: 3, max: 500, writeMiBps: 30, readMiBps: 60, requestsPerSecond: 1000, partitions: 1500 },
+};
+
+export const account: CloudAccount = {
+  id: '5a0c2d4e-8f1b-4c3a-9e7d-6b2a1f0c3d84',
+  name: 'prod-analytics',
+  awsAccountId: '123456789012',
+  roleArn: 'arn:aws:iam::123456789012:role/KeelControlPlane',
+  externalId: 'keel-3f9a1c7e5b2d4086',
+  regions: ['us-east-1', 'eu-west-1'],
+  status: 'PENDING_VERIFICATION',
+  verification: { checkedAt: null, missingActions: [], message: null },
+  createdAt: '2026-11-23T09:14:02Z',
+};
+
+export function organization(role: Organization['role']): Organization {
+  return {
+    id: '0b7f6c2e-4a51-4d0e-9a7b-2f3c8d1e5a60',
+    slug: 'acme',
+    name: 'Acme Corp',
+    role,
+    externalId: 'keel-3f9a1c7e5b2d4086',
+    user: { subject: 's', username: `acme-${role}`, email: null },
+    memberships: [{ slug: 'acme', role }],
+  };
+}
+
+export const runningInstance: Instance = {
+  id: '8e3d1f27-6c4b-4a9e-b0d5-3f2a7c1e9b46',
+  name: 'orders-prod',
+  cloudAccountId: account.id,
+  region: 'us-east-1',
+  state: 'RUNNING',
+  spec: {
+    network: {
+      vpcId: 'vpc-0a1b2c3d4e5f67890',
+      subnets: [
+        { availabilityZone: 'us-east-1a', subnetId: 'subnet-0123456789abcdef0' },
+        { availabilityZone: 'us-east-1b', subnetId: 'subnet-0fedcba9876543210' },
+        { availabilityZone: 'us-east-1c', subnetId: 'subnet-0a0b0c0d0e0f01234' },
+      ],
+    },
+    wal: { type: 'FSWAL' },
+    aku: 6,
+    fsx: { throughputMBps: 384, count: 1 },
+    brokerVersion: '1.7.3',
+    catalogVersion: 1,
+  },
+  specVersion: 3,
+  capacity: { writeMiBps: 120, readMiBps: 120, requestsPerSecond: 4800, partitions: 6750 },
+  sizing: { instanceType: 'm7g.large', brokerCount: 6 },
+  inventory: { bootstrapServers: '10.0.1.17:9092', brokers: [], resources: [] },
+  conditions: [],
+  createdAt: '2026-11-23T09:20:00Z',
+  updatedAt: '2026-11-24T10:15:47Z',
+};

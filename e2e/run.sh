@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Runs the browser tests against the real backend and Keycloak:
+#   - needs the test stack (scripts/stack start --env test; ./dev test starts it),
+#   - starts the packaged backend jar on a free port with its own fresh database (keel_e2e),
+#   - serves the built console with `vite preview` on :4173 (a redirect URI of the realm),
+#     proxying /api to that backend and pointing at the test Keycloak through /config.json,
+#   - runs Playwright on Debian's Chromium and prints "N passed, N failed, N skipped".
+set -euo pipefail
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$E2E_DIR/.." && pwd)
+JAVA_HOME=${KEEL_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+BACKEND_JAR=${KEEL_BACKEND_JAR:-$REPO_ROOT/backend/target/keel-backend.jar}
+TEST_ENV=${KEEL_E2E_STACK_ENV:-$REPO_ROOT/.local/test/env}
+RUN_DIR=$E2E_DIR/.run
+CONSOLE_PORT=4173
+E2E_DB=keel_e2e
+
+log() { printf '[e2e] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+port_in_use() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+free_port() {
+  local port
+  for _ in $(seq 50); do
+    port=$((20000 + RANDOM % 10000))
+    port_in_use "$port" || { echo "$port"; return 0; }
+  done
+  die "no free port found"
+}
+
+ensure_chromium() {
+  [[ -x ${CHROMIUM_PATH:-/usr/bin/chromium} ]] && return 0
+  log "installing Debian's Chromium (apt-get)"
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; } ||
+    die "cannot install chromium"
+}
+
+# Starts "$@" in its own session; the pid file holds the group leader, so stop() ends the whole group.
+spawn() {
+  local name=$1; shift
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$RUN_DIR/$name.pid" "$@" </dev/null >"$RUN_DIR/$name.log" 2>&1 &
+  local waited=0
+  until [[ -s $RUN_DIR/$name.pid ]] || ((waited++ > 50)); do sleep 0.1; done
+}
+
+stop() {
+  local file=$RUN_DIR/$1.pid pid waited=0
+  [[ -s $file ]] || return 0
+  pid=$(<"$file")
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  while pgrep -g "$pid" >/dev/null; do
+    ((waited++ == 150)) && kill -KILL -- "-$pid" 2>/dev/null
+    sleep 0.1
+  done
+  rm -f "$file"
+}
+
+wait_http() {
+  local name=$1 url=$2 started=$SECONDS
+  until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
+    pgrep -g "$(<"$RUN_DIR/$name.pid")" >/dev/null || { tail -n 30 "$RUN_DIR/$name.log" >&2; die "$name exited, see $RUN_DIR/$name.log"; }
+    ((SECONDS - started < 120)) || die "$name not ready after 120 s, see $RUN_DIR/$name.log"
+    sleep 0.5
+  done
+  log "$name ready after $((SECONDS - started)) s"
+}
+
+main() {
+  [[ -f $TEST_ENV ]] || die "no test stack env ($TEST_ENV): run scripts/stack start --env test (./dev test does)"
+  [[ -f $BACKEND_JAR ]] || die "no $BACKEND_JAR: build it (mvn -DskipTests package)"
+  [[ -f $REPO_ROOT/console/dist/index.html ]] || die "no console build: npm run build in console/"
+  port_in_use "$CONSOLE_PORT" && die "port $CONSOLE_PORT (a redirect URI of the keel-console client) is taken"
+  ensure_chromium
+  [[ -d $E2E_DIR/node_modules/@playwright/test ]] || (cd "$E2E_DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+
+  set -a
+  # shellcheck source=/dev/null
+  . "$TEST_ENV"
+  set +a
+  local pg_port=${KEEL_DB_URL##*:}
+  pg_port=${pg_port%%/*}
+  # A database of its own, fresh every run (the Maven tests use "keel").
+  psql -q -v ON_ERROR_STOP=1 "postgresql://$KEEL_DB_USERNAME:$KEEL_DB_PASSWORD@localhost:$pg_port/postgres" \
+    -c "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" -c "CREATE DATABASE $E2E_DB" >/dev/null
+  export KEEL_DB_URL=jdbc:postgresql://localhost:$pg_port/$E2E_DB
+
+  mkdir -p "$RUN_DIR"
+  trap 'stop console; stop backend' EXIT
+  local backend_port
+  backend_port=$(free_port)
+  log "starting the backend on :$backend_port"
+  SERVER_PORT=$backend_port KEEL_NO_CLOUD_STEP_DELAY=${KEEL_NO_CLOUD_STEP_DELAY:-200ms} \
+    spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
+  log "serving the console on :$CONSOLE_PORT"
+  (cd "$REPO_ROOT/console" && KEEL_API_TARGET=http://localhost:$backend_port KEEL_KEYCLOAK_URL=$KEEL_KEYCLOAK_URL \
+    spawn console node node_modules/vite/bin/vite.js preview --port "$CONSOLE_PORT" --strictPort)
+  wait_http backend "http://localhost:$backend_port/actuator/health/readiness"
+  wait_http console "http://localhost:$CONSOLE_PORT/config.json"
+
+  local rc=0
+  (cd "$E2E_DIR" && KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT node node_modules/@playwright/test/cli.js test "$@") || rc=$?
+  node "$E2E_DIR/scripts/summary.mjs" "$E2E_DIR/test-results/results.json"
+  return $rc
+}
+
+main "$@"

@@ -1,0 +1,147 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'keel-demo';
+
+/** Keycloak's own login page (realm byoc). */
+export class LoginPage {
+  constructor(private readonly page: Page) {}
+
+  async signIn(username: string) {
+    await this.page.goto('/instances');
+    await this.page.waitForURL(/\/realms\/byoc\/protocol\/openid-connect\/auth/, { timeout: 30_000 });
+    await this.page.locator('#username').fill(username);
+    await this.page.locator('#password').fill(PASSWORD);
+    await this.page.locator('#kc-login').click();
+    await this.page.waitForURL(/\/instances$/);
+    await expect(this.page.getByRole('button', { name: /User menu/ })).toContainText(username);
+  }
+}
+
+function input(page: Page, testId: string) {
+  return page.getByTestId(testId).locator('input');
+}
+
+export class CloudAccountsPage {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.getByRole('link', { name: 'Cloud accounts' }).first().click();
+    await expect(this.page.getByTestId('cloud-accounts-table')).toBeVisible();
+  }
+
+  async connect(name: string, accountId: string, region: string) {
+    await this.page.getByTestId('connect-cloud-account').first().click();
+    await expect(this.page.getByTestId('external-id')).toContainText('keel-');
+    await input(this.page, 'connect-name').fill(name);
+    await input(this.page, 'connect-account-id').fill(accountId);
+    await input(this.page, 'connect-role-arn').fill(`arn:aws:iam::${accountId}:role/KeelControlPlane`);
+    await this.page.getByTestId('connect-regions').locator('button').first().click();
+    await this.page.getByRole('option', { name: region, exact: true }).click();
+    await this.page.keyboard.press('Escape');
+  }
+
+  async submit() {
+    await this.page.getByTestId('connect-submit').click();
+  }
+
+  row(name: string) {
+    return this.page.getByTestId(`cloud-account-${name}`);
+  }
+
+  async delete(name: string) {
+    await this.page.getByRole('row', { name: new RegExp(name) }).getByRole('radio').check();
+    await this.page.getByTestId('delete-cloud-account').click();
+    await this.page.getByTestId('delete-cloud-account-confirm').click();
+    await expect(this.row(name)).toHaveCount(0);
+  }
+}
+
+export interface WizardSpec {
+  name: string;
+  account: string;
+  vpcId: string;
+  subnets: string[];
+  aku: number;
+  fsxThroughput: number;
+  fsxCount: number;
+}
+
+export class CreateWizard {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.getByRole('link', { name: 'Instances' }).first().click();
+    await this.page.getByTestId('create-instance').first().click();
+    await expect(this.step('basics')).toBeVisible();
+  }
+
+  step(key: 'basics' | 'network' | 'storage' | 'review') {
+    return this.page.getByTestId(`wizard-step-${key}`);
+  }
+
+  async next() {
+    await this.page.getByRole('button', { name: 'Next', exact: true }).click();
+  }
+
+  async fillBasics(spec: WizardSpec) {
+    await input(this.page, 'wizard-name').fill(spec.name);
+    await this.page.getByTestId('wizard-cloud-account').locator('button').first().click();
+    await this.page.getByRole('option', { name: new RegExp(`^${spec.account}`) }).click();
+    await expect(this.page.getByTestId('wizard-region')).toContainText('us-east-1');
+  }
+
+  async fillNetwork(spec: WizardSpec) {
+    await this.page.getByTestId('wizard-zones').getByText('3 zones', { exact: true }).click();
+    await input(this.page, 'wizard-vpc').fill(spec.vpcId);
+    for (const [i, subnet] of spec.subnets.entries()) {
+      await input(this.page, `wizard-subnet-${i}`).fill(subnet);
+    }
+  }
+
+  async fillStorage(spec: WizardSpec) {
+    await this.page.getByTestId('wizard-wal').locator('input[value="FSWAL"]').check();
+    await input(this.page, 'wizard-aku').fill(String(spec.aku));
+    await this.page.getByTestId('wizard-fsx-throughput').locator(`input[value="${spec.fsxThroughput}"]`).check();
+    await input(this.page, 'wizard-fsx-count').fill(String(spec.fsxCount));
+  }
+
+  async create() {
+    await this.page.getByRole('button', { name: 'Create instance', exact: true }).click();
+  }
+}
+
+export class InstanceDetailPage {
+  constructor(private readonly page: Page) {}
+
+  state() {
+    return this.page.getByTestId('instance-state');
+  }
+
+  async waitForState(state: string, timeout = 90_000) {
+    await expect(this.state()).toHaveAttribute('data-state', state, { timeout });
+  }
+
+  async tab(name: 'Overview' | 'Brokers' | 'Operations') {
+    await this.page.getByRole('tab', { name }).click();
+  }
+
+  async openScale() {
+    await this.page.getByTestId('update-aku').click();
+    await expect(this.page.getByTestId('update-aku-modal')).toBeVisible();
+  }
+
+  async setAku(aku: number) {
+    await input(this.page, 'update-aku-input').fill(String(aku));
+  }
+
+  async apply() {
+    await this.page.getByTestId('update-aku-apply').click();
+  }
+
+  async delete(name: string) {
+    await this.page.getByTestId('delete-instance').click();
+    await expect(this.page.getByTestId('delete-instance-confirm')).toBeDisabled();
+    await input(this.page, 'delete-instance-typed').fill(name);
+    await this.page.getByTestId('delete-instance-confirm').click();
+  }
+}

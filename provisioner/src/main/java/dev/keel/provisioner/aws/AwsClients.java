@@ -1,0 +1,125 @@
+package dev.keel.provisioner.aws;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.keel.provisioner.ProvisioningTarget;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.iam.IamClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.model.AssumeRoleResponse;
+
+/**
+ * Builds the SDK clients for a customer account: STS with Keel's own credentials, everything else
+ * with credentials from {@code sts:AssumeRole} (role ARN + external id, session {@code keel-<id prefix>}).
+ * Clients share one HTTP connection pool, carry the configured retry strategy and interceptors, and
+ * are cached per (role, external id, region).
+ */
+public final class AwsClients implements AutoCloseable {
+
+    /** The clients for one customer account and region. */
+    public record Customer(Ec2Client ec2, IamClient iam, S3Client s3, FSxClient fsx) {
+    }
+
+    private record Key(String roleArn, String externalId, String region) {
+    }
+
+    private final AwsProvisionerSettings settings;
+    private final SdkHttpClient http;
+    private final Map<String, StsClient> sts = new ConcurrentHashMap<>();
+    private final Map<Key, Customer> customers = new ConcurrentHashMap<>();
+    private final AssumedRoleCredentials credentials;
+
+    public AwsClients(AwsProvisionerSettings settings) {
+        this.settings = settings;
+        this.http = ApacheHttpClient.builder().maxConnections(64).connectionTimeout(Duration.ofSeconds(5))
+                .socketTimeout(Duration.ofSeconds(60)).build();
+        this.credentials = new AssumedRoleCredentials(settings.clock());
+    }
+
+    public Customer forTarget(ProvisioningTarget target) {
+        ProvisioningTarget.Account account = target.account();
+        if (account == null || account.roleArn() == null || account.roleArn().isBlank()) {
+            throw new dev.keel.provisioner.ProvisioningException("NO_ROLE",
+                    "The instance's cloud account has no role ARN to assume.", false);
+        }
+        String session = "keel-" + target.instanceId().toString().substring(0, 8);
+        return customers.computeIfAbsent(new Key(account.roleArn(), account.externalId(), target.region()), key -> {
+            AwsCredentialsProvider provider = credentials.provider(key.roleArn(), key.externalId(),
+                    () -> assume(key.region(), key.roleArn(), key.externalId(), session));
+            Region region = Region.of(key.region());
+            return new Customer(
+                    configure(Ec2Client.builder(), settings.endpoints().ec2Endpoint(), region, provider).build(),
+                    configure(IamClient.builder(), settings.endpoints().iamEndpoint(), Region.AWS_GLOBAL, provider)
+                            .build(),
+                    configure(S3Client.builder(), settings.endpoints().s3Endpoint(), region, provider)
+                            .forcePathStyle(settings.endpoints().s3Endpoint().isPresent()).build(),
+                    configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), region, provider).build());
+        });
+    }
+
+    private AssumedRoleCredentials.Assumed assume(String region, String roleArn, String externalId,
+                                                  String sessionName) {
+        StsClient client = sts.computeIfAbsent(region, r -> configure(StsClient.builder(),
+                settings.endpoints().stsEndpoint(), Region.of(r), settings.baseCredentials()).build());
+        AssumeRoleResponse response = AwsCalls.call("sts:AssumeRole", () -> client.assumeRole(b -> b
+                .roleArn(roleArn).externalId(externalId).roleSessionName(sessionName)
+                .durationSeconds(3600)));
+        var c = response.credentials();
+        return new AssumedRoleCredentials.Assumed(AwsSessionCredentials.builder().accessKeyId(c.accessKeyId())
+                .secretAccessKey(c.secretAccessKey()).sessionToken(c.sessionToken()).expirationTime(c.expiration())
+                .build(), c.expiration());
+    }
+
+    private <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<URI> endpoint, Region region,
+                                                           AwsCredentialsProvider provider) {
+        endpoint.ifPresent(builder::endpointOverride);
+        builder.region(region).credentialsProvider(provider).overrideConfiguration(overrides());
+        if (builder instanceof software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder<?, ?> sync) {
+            sync.httpClient(http);
+        }
+        return builder;
+    }
+
+    private ClientOverrideConfiguration overrides() {
+        BackoffStrategy backoff = BackoffStrategy.exponentialDelay(settings.backoffBase(), settings.backoffMax());
+        ClientOverrideConfiguration.Builder b = ClientOverrideConfiguration.builder()
+                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(settings.maxAttempts())
+                        .backoffStrategy(backoff)
+                        .throttlingBackoffStrategy(backoff)
+                        // The token bucket would stop retrying during a burst of throttling: a step
+                        // is better off waiting longer than failing and being retried as a whole.
+                        .circuitBreakerEnabled(false)
+                        .build())
+                .apiCallAttemptTimeout(Duration.ofSeconds(60));
+        settings.interceptors().forEach(b::addExecutionInterceptor);
+        return b.build();
+    }
+
+    @Override
+    public void close() {
+        customers.values().forEach(c -> {
+            c.ec2().close();
+            c.iam().close();
+            c.s3().close();
+            c.fsx().close();
+        });
+        sts.values().forEach(StsClient::close);
+        http.close();
+    }
+}

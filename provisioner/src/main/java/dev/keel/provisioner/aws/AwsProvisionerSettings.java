@@ -1,0 +1,97 @@
+package dev.keel.provisioner.aws;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/**
+ * How the AWS driver reaches AWS and how patient it is.
+ *
+ * @param endpoints            per-service endpoint overrides ({@link AwsEndpoints#AWS} for real AWS)
+ * @param baseCredentials      Keel's own credentials, used only to call {@code sts:AssumeRole}
+ * @param maxAttempts          attempts per SDK call (throttling and 5xx are retried with jittered
+ *                             exponential backoff by the SDK's standard retry strategy)
+ * @param backoffBase          first backoff delay
+ * @param backoffMax           largest backoff delay
+ * @param pollInterval         how often a step polls while waiting for AWS (instance running, gone…)
+ * @param waitTimeout          how long one step waits before it gives up with a retryable failure
+ * @param interceptors         extra SDK interceptors on every client (fault injection in tests)
+ * @param defaultBrokerImage   AMI id used when the target names none
+ * @param defaultIngestUrl     control-plane ingest URL used when the target names none
+ * @param walVolumeGiB         size of the per-broker gp3 WAL volume (EBS WAL)
+ * @param fsxStorageGiB        SSD capacity of each FSx for ONTAP file system (FSWAL)
+ * @param sweepFsxForEveryWal  whether the leftover sweep also lists FSx for non-FSWAL instances
+ *                             (true on real AWS; false against an emulator without FSx)
+ * @param drain                hook called before a surplus broker is terminated
+ * @param clock                for credential expiry
+ */
+public record AwsProvisionerSettings(AwsEndpoints endpoints, AwsCredentialsProvider baseCredentials, int maxAttempts,
+                                     Duration backoffBase, Duration backoffMax, Duration pollInterval,
+                                     Duration waitTimeout, List<ExecutionInterceptor> interceptors,
+                                     String defaultBrokerImage, String defaultIngestUrl, int walVolumeGiB,
+                                     int fsxStorageGiB, boolean sweepFsxForEveryWal, BrokerDrain drain, Clock clock) {
+
+    public static AwsProvisionerSettings defaults() {
+        return new AwsProvisionerSettings(AwsEndpoints.AWS, DefaultCredentialsProvider.builder().build(), 8,
+                Duration.ofMillis(200), Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                List.of(), null, null, 10, 1024, true, BrokerDrain.NO_DRAIN_YET_PLACEHOLDER, Clock.systemUTC());
+    }
+
+    public AwsProvisionerSettings withEndpoints(AwsEndpoints value) {
+        return new AwsProvisionerSettings(value, baseCredentials, maxAttempts, backoffBase, backoffMax, pollInterval,
+                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withBaseCredentials(AwsCredentialsProvider value) {
+        return new AwsProvisionerSettings(endpoints, value, maxAttempts, backoffBase, backoffMax, pollInterval,
+                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withRetries(int attempts, Duration base, Duration max) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, attempts, base, max, pollInterval,
+                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withWaits(Duration interval, Duration timeout) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, interval,
+                timeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withInterceptors(List<ExecutionInterceptor> value) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
+                pollInterval, waitTimeout, List.copyOf(value), defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                fsxStorageGiB, sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withDefaults(String brokerImage, String ingestUrl) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
+                pollInterval, waitTimeout, interceptors, brokerImage, ingestUrl, walVolumeGiB, fsxStorageGiB,
+                sweepFsxForEveryWal, drain, clock);
+    }
+
+    public AwsProvisionerSettings withSweepFsxForEveryWal(boolean value) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
+                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                fsxStorageGiB, value, drain, clock);
+    }
+
+    public AwsProvisionerSettings withDrain(BrokerDrain value) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
+                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                fsxStorageGiB, sweepFsxForEveryWal, value, clock);
+    }
+
+    public AwsProvisionerSettings withClock(Clock value) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
+                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                fsxStorageGiB, sweepFsxForEveryWal, drain, value);
+    }
+}

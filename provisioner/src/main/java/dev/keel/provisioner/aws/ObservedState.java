@@ -1,0 +1,50 @@
+package dev.keel.provisioner.aws;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What exists in the customer's account for one instance, found by tags and deterministic names. */
+public record ObservedState(List<Resource> resources) {
+
+    public static final String S3_BUCKET = "s3-bucket";
+    public static final String IAM_ROLE = "iam-role";
+    public static final String IAM_INSTANCE_PROFILE = "iam-instance-profile";
+    public static final String SECURITY_GROUP = "security-group";
+    public static final String LAUNCH_TEMPLATE = "launch-template";
+    public static final String EC2_INSTANCE = "ec2-instance";
+    public static final String EBS_VOLUME = "ebs-volume";
+    public static final String FSX_FILE_SYSTEM = "fsx-file-system";
+    public static final String FSX_SVM = "fsx-svm";
+    public static final String FSX_VOLUME = "fsx-volume";
+
+    public static final ObservedState NOTHING = new ObservedState(List.of());
+
+    /**
+     * One resource. {@code attributes} hold what planning compares, e.g. {@code state},
+     * {@code availabilityZone}, {@code privateIp}, {@code nodeId}, {@code specVersion},
+     * {@code throughputMBps}, {@code attachedTo}.
+     */
+    public record Resource(String type, String logicalName, String id, Map<String, String> attributes) {
+        public String attribute(String name) {
+            return attributes.get(name);
+        }
+    }
+
+    public ObservedState {
+        resources = List.copyOf(resources);
+    }
+
+    public Optional<Resource> find(String type, String logicalName) {
+        return resources.stream().filter(r -> r.type().equals(type) && r.logicalName().equals(logicalName))
+                .findFirst();
+    }
+
+    public List<Resource> ofType(String type) {
+        return resources.stream().filter(r -> r.type().equals(type)).toList();
+    }
+
+    public boolean isEmpty() {
+        return resources.isEmpty();
+    }
+}

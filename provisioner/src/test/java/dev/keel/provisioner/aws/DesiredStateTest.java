@@ -1,0 +1,159 @@
+package dev.keel.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.WalType;
+
+class DesiredStateTest {
+
+    static final UUID ID = UUID.fromString("3f2a9c1e-0000-4000-8000-000000000001");
+    static final DesiredState.Defaults DEFAULTS = new DesiredState.Defaults("ami-default", "https://default", 10, 1024);
+
+    static DesiredState of(WalType wal, int brokers, int zones) {
+        return DesiredState.of(Targets.target(ID, wal, brokers, Targets.zones(zones), Targets.ACCOUNT, "vpc-1"),
+                DEFAULTS);
+    }
+
+    @Test
+    void namesAreDeterministicFromTheInstanceId() {
+        DesiredState d = of(WalType.S3, 3, 3);
+        assertThat(d.dataBucket().name()).isEqualTo("keel-3f2a9c1e-0000-4000-8000-000000000001-data");
+        assertThat(d.opsBucket().name()).isEqualTo("keel-3f2a9c1e-0000-4000-8000-000000000001-ops");
+        assertThat(d.dataBucket().name().length()).isLessThanOrEqualTo(63);
+        assertThat(d.role().roleName()).isEqualTo("keel-3f2a9c1e-0000-4000-8000-000000000001-broker")
+                .hasSizeLessThanOrEqualTo(64);
+        assertThat(d.role().path()).isEqualTo("/keel/");
+        assertThat(of(WalType.S3, 3, 3)).isEqualTo(d);
+    }
+
+    @Test
+    void opsBucketHasALifecycleRuleAndDataBucketKeepsItsObjects() {
+        DesiredState d = of(WalType.S3, 3, 3);
+        assertThat(d.opsBucket().expireAfterDays()).isEqualTo(30);
+        assertThat(d.dataBucket().expireAfterDays()).isNull();
+    }
+
+    @Test
+    void brokerPolicyGrantsOnlyTheTwoBuckets() {
+        DesiredState d = of(WalType.S3, 3, 3);
+        assertThat(d.role().policy())
+                .contains("arn:aws:s3:::" + d.dataBucket().name() + "\"", "arn:aws:s3:::" + d.dataBucket().name()
+                        + "/*", "arn:aws:s3:::" + d.opsBucket().name() + "/*")
+                .doesNotContain("\"*\"", "s3:*", "arn:aws:s3:::*");
+        assertThat(d.role().trustPolicy()).contains("ec2.amazonaws.com");
+    }
+
+    @Test
+    void securityGroupOpensKafkaToTheVpcAndTheControllerOnlyToItself() {
+        var rules = of(WalType.EBS, 3, 1).securityGroup().ingress();
+        assertThat(rules).containsExactly(
+                new DesiredState.IngressRule("tcp", 9092, 9092, DesiredState.Source.VPC_CIDR, "Kafka clients in the VPC"),
+                new DesiredState.IngressRule("tcp", 9093, 9093, DesiredState.Source.SELF, "KRaft controllers"));
+        assertThat(of(WalType.FSWAL, 3, 3).securityGroup().ingress()).extracting(DesiredState.IngressRule::fromPort)
+                .contains(2049).allSatisfy(p -> assertThat(p).isNotEqualTo(22));
+    }
+
+    @Test
+    void brokersAreSpreadRoundRobinAcrossTheZones() {
+        DesiredState d = of(WalType.S3, 6, 3);
+        assertThat(d.brokers()).extracting(DesiredState.Broker::availabilityZone)
+                .containsExactly("us-east-1a", "us-east-1b", "us-east-1c", "us-east-1a", "us-east-1b", "us-east-1c");
+        assertThat(d.brokers()).extracting(DesiredState.Broker::logicalName)
+                .containsExactly("broker-0", "broker-1", "broker-2", "broker-3", "broker-4", "broker-5");
+        assertThat(d.brokers()).extracting(DesiredState.Broker::subnetId).startsWith("subnet-a", "subnet-b");
+        assertThat(d.brokers()).allSatisfy(b -> assertThat(b.clientToken()).hasSizeLessThanOrEqualTo(64));
+        assertThat(d.brokers()).extracting(DesiredState.Broker::clientToken).doesNotHaveDuplicates();
+        assertThat(d.walVolumes()).isEmpty();
+        assertThat(d.fileSystems()).isEmpty();
+    }
+
+    @Test
+    void ebsWalHasOneGp3VolumePerBrokerInTheBrokersZone() {
+        DesiredState d = of(WalType.EBS, 4, 3);
+        assertThat(d.walVolumes()).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+            var v = d.walVolumes().get(i);
+            assertThat(v.nodeId()).isEqualTo(i);
+            assertThat(v.availabilityZone()).isEqualTo(d.brokers().get(i).availabilityZone());
+            assertThat(v.volumeType()).isEqualTo("gp3");
+            assertThat(v.sizeGiB()).isEqualTo(10);
+            assertThat(v.logicalName()).isEqualTo("wal-volume-" + i);
+        }
+    }
+
+    @Test
+    void fsxIsMultiAzWithThreeZonesAndSingleAzOtherwise() {
+        DesiredState three = of(WalType.FSWAL, 3, 3);
+        assertThat(three.fileSystems()).singleElement().satisfies(fs -> {
+            assertThat(fs.deploymentType()).isEqualTo("MULTI_AZ_2");
+            assertThat(fs.subnetIds()).containsExactly("subnet-a", "subnet-b");
+            assertThat(fs.throughputMBps()).isEqualTo(768);
+        });
+        DesiredState one = of(WalType.FSWAL, 3, 1);
+        assertThat(one.fileSystems().getFirst().deploymentType()).isEqualTo("SINGLE_AZ_2");
+        ProvisioningTarget two = Targets.target(ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1")
+                .resized(3, 3, 512, 2);
+        assertThat(DesiredState.of(two, DEFAULTS).fileSystems()).extracting(DesiredState.WalFileSystem::logicalName,
+                DesiredState.WalFileSystem::throughputMBps).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("wal-fs-0", 512), org.assertj.core.groups.Tuple.tuple("wal-fs-1", 512));
+    }
+
+    @Test
+    void launchTemplateCarriesTheImageAndTheNodeSpecAsBase64Json() {
+        DesiredState d = of(WalType.EBS, 3, 1);
+        assertThat(d.launchTemplate().imageId()).isEqualTo("ami-0123456789abcdef0");
+        String json = new String(Base64.getDecoder().decode(d.launchTemplate().userDataBase64()), StandardCharsets.UTF_8);
+        assertThat(json).startsWith("{").endsWith("}")
+                .contains("\"instanceId\":\"" + ID + "\"", "\"brokerCount\":3", "\"walType\":\"EBS\"",
+                        "\"dataBucket\":\"" + d.dataBucket().name() + "\"", "\"ingestUrl\":\"https://keel.example/ingest\"",
+                        "\"walDevice\":\"/dev/sdf\"");
+    }
+
+    @Test
+    void missingImageFallsBackToTheDefault() {
+        ProvisioningTarget t = new ProvisioningTarget(ID, "orders", "us-east-1", Targets.ACCOUNT, "vpc-1",
+                Targets.zones(1), WalType.S3, 3, null, null, "m7g.xlarge", 3, "4.1.0", null, null);
+        assertThat(DesiredState.of(t, DEFAULTS).launchTemplate().imageId()).isEqualTo("ami-default");
+    }
+
+    @Test
+    void specVersionChangesWithTheNodeSpec() {
+        String three = of(WalType.S3, 3, 3).launchTemplate().specVersion();
+        assertThat(of(WalType.S3, 3, 3).launchTemplate().specVersion()).isEqualTo(three);
+        assertThat(of(WalType.S3, 6, 3).launchTemplate().specVersion()).isNotEqualTo(three);
+    }
+
+    @Test
+    void everyResourceIsTaggedWithTheInstanceItsNameAndKeel() {
+        DesiredState d = of(WalType.S3, 3, 3);
+        assertThat(d.tags("data-bucket")).containsEntry("byoc:instance-id", ID.toString())
+                .containsEntry("byoc:resource", "data-bucket").containsEntry("byoc:managed-by", "keel");
+        assertThat(d.brokerTags(2, "broker-2")).containsEntry("byoc:node-id", "2")
+                .containsEntry("byoc:resource", "broker-2")
+                .containsEntry("byoc:spec-version", d.launchTemplate().specVersion());
+    }
+
+    @Test
+    void partitionFollowsTheRegion() {
+        assertThat(DesiredState.partition("cn-north-1")).isEqualTo("aws-cn");
+        assertThat(DesiredState.partition("us-gov-west-1")).isEqualTo("aws-us-gov");
+        assertThat(DesiredState.partition("eu-west-1")).isEqualTo("aws");
+    }
+
+    @Test
+    void noSubnetsIsAPermanentFailure() {
+        ProvisioningTarget t = Targets.target(ID, WalType.S3, 3, List.of(), Targets.ACCOUNT, "vpc-1");
+        assertThatThrownBy(() -> DesiredState.of(t, DEFAULTS)).isInstanceOf(ProvisioningException.class)
+                .satisfies(e -> assertThat(((ProvisioningException) e).retryable()).isFalse());
+    }
+}

@@ -1,0 +1,34 @@
+package dev.keel.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.WalType;
+
+class StepsTest {
+
+    final AwsProvisioningDriver driver = new AwsProvisioningDriver(AwsProvisionerSettings.defaults()
+            .withBaseCredentials(software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider.create()));
+
+    @Test
+    void createStepsFollowDependencies() {
+        var t = Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(1), Targets.ACCOUNT, "vpc");
+        assertThat(driver.steps(ChangeKind.CREATE, t)).containsExactly("create-buckets", "create-broker-role",
+                "create-security-group", "create-launch-template", "launch-brokers", "attach-wal-volumes",
+                "publish-endpoint");
+        var f = Targets.target(DesiredStateTest.ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc");
+        assertThat(driver.steps(ChangeKind.UPDATE, f)).containsExactly("create-buckets", "create-broker-role",
+                "create-security-group", "resize-wal-file-systems", "create-launch-template", "launch-brokers",
+                "retire-surplus-brokers", "publish-endpoint");
+    }
+
+    @Test
+    void deleteStepsGoInReverseAndVerify() {
+        var t = Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc");
+        assertThat(driver.steps(ChangeKind.DELETE, t)).containsExactly("terminate-brokers", "delete-wal-volumes",
+                "delete-launch-template", "delete-wal-file-systems", "delete-security-group", "delete-broker-role",
+                "delete-buckets", "verify-nothing-left");
+    }
+}
