@@ -73,14 +73,16 @@ final class Fsx {
         final String arn;
         final Instant createdAt;
         final Instant readyAt;
+        final ObjectNode base; // the static part of the description
         final Map<String, String> tags = new LinkedHashMap<>();
         Instant deletingSince;
 
-        Resource(String id, String arn, Instant createdAt, Instant readyAt) {
+        Resource(String id, String arn, Instant createdAt, Instant readyAt, ObjectNode base) {
             this.id = id;
             this.arn = arn;
             this.createdAt = createdAt;
             this.readyAt = readyAt;
+            this.base = base;
         }
     }
 
@@ -89,19 +91,17 @@ final class Fsx {
         final String accountId;
         final String deploymentType;
         final int haPairs;
-        final ObjectNode base; // the static part of the description
         int throughputPerHaPair;
         final List<Update> updates = new ArrayList<>();
 
         FileSystem(String id, String arn, Instant createdAt, Instant readyAt, String region, String accountId,
                    String deploymentType, int haPairs, int throughputPerHaPair, ObjectNode base) {
-            super(id, arn, createdAt, readyAt);
+            super(id, arn, createdAt, readyAt, base);
             this.region = region;
             this.accountId = accountId;
             this.deploymentType = deploymentType;
             this.haPairs = haPairs;
             this.throughputPerHaPair = throughputPerHaPair;
-            this.base = base;
         }
 
         Update pendingUpdate() {
@@ -125,13 +125,11 @@ final class Fsx {
     private static final class Svm extends Resource {
         final String fileSystemId;
         final String name;
-        final ObjectNode base;
 
         Svm(String id, String arn, Instant createdAt, Instant readyAt, String fileSystemId, String name, ObjectNode base) {
-            super(id, arn, createdAt, readyAt);
+            super(id, arn, createdAt, readyAt, base);
             this.fileSystemId = fileSystemId;
             this.name = name;
-            this.base = base;
         }
     }
 
@@ -141,17 +139,15 @@ final class Fsx {
         final String name;
         final String junctionPath;
         final boolean root;
-        final ObjectNode base;
 
         Volume(String id, String arn, Instant createdAt, Instant readyAt, String fileSystemId, String svmId,
                String name, String junctionPath, boolean root, ObjectNode base) {
-            super(id, arn, createdAt, readyAt);
+            super(id, arn, createdAt, readyAt, base);
             this.fileSystemId = fileSystemId;
             this.svmId = svmId;
             this.name = name;
             this.junctionPath = junctionPath;
             this.root = root;
-            this.base = base;
         }
     }
 
@@ -522,11 +518,15 @@ final class Fsx {
     }
 
     private FileSystem fileSystem(String id) {
-        FileSystem fs = fileSystems.get(id);
-        if (fs == null) {
-            throw notFound("FileSystemNotFound", "File system", id);
+        return find(fileSystems, id, "FileSystemNotFound", "File system");
+    }
+
+    private <T extends Resource> T find(Map<String, T> resources, String id, String errorCode, String noun) {
+        T resource = resources.get(id);
+        if (resource == null) {
+            throw notFound(errorCode, noun, id);
         }
-        return fs;
+        return resource;
     }
 
     private String lifecycle(FileSystem fs) {
@@ -675,17 +675,14 @@ final class Fsx {
     }
 
     private Svm svm(String id) {
-        Svm svm = svms.get(id);
-        if (svm == null) {
-            throw notFound("StorageVirtualMachineNotFound", "Storage virtual machine", id);
-        }
-        return svm;
+        return find(svms, id, "StorageVirtualMachineNotFound", "Storage virtual machine");
     }
 
-    private ObjectNode describe(Svm svm) {
-        ObjectNode out = svm.base.deepCopy();
-        out.put("Lifecycle", childLifecycle(svm));
-        out.set("Tags", tagList(svm.tags));
+    /** SVMs and volumes: their static description, lifecycle and tags. */
+    private ObjectNode describe(Resource child) {
+        ObjectNode out = child.base.deepCopy();
+        out.put("Lifecycle", childLifecycle(child));
+        out.set("Tags", tagList(child.tags));
         return out;
     }
 
@@ -845,18 +842,7 @@ final class Fsx {
     }
 
     private Volume volume(String id) {
-        Volume volume = volumes.get(id);
-        if (volume == null) {
-            throw notFound("VolumeNotFound", "Volume", id);
-        }
-        return volume;
-    }
-
-    private ObjectNode describe(Volume volume) {
-        ObjectNode out = volume.base.deepCopy();
-        out.put("Lifecycle", childLifecycle(volume));
-        out.set("Tags", tagList(volume.tags));
-        return out;
+        return find(volumes, id, "VolumeNotFound", "Volume");
     }
 
     // ------------------------------------------------------------------ tags
