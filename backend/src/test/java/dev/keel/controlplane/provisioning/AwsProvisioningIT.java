@@ -1,8 +1,5 @@
 package dev.keel.controlplane.provisioning;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +12,7 @@ import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.BackendProcess;
 import dev.keel.controlplane.support.CustomerAccount;
 import dev.keel.controlplane.support.Fixtures;
-import dev.keel.controlplane.support.TestEnvironment;
-import dev.keel.controlplane.support.WorkerEnvironment;
+import dev.keel.controlplane.support.OnboardedAccount;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,28 +24,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AwsProvisioningIT {
 
-    private static final Duration OPERATION_TIMEOUT = Duration.ofMinutes(3);
-
     private static BackendProcess backend;
     private static ApiClient api;
+    private static OnboardedAccount account;
     private static CustomerAccount customer;
-    private static String accountId;
 
     @BeforeAll
     static void onboardedAccount() {
-        Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(Duration.ZERO));
-        environment.put("KEEL_PROVISIONING_DRIVER", "aws");
-        environment.put("KEEL_AWS_ENDPOINT", TestEnvironment.require("KEEL_AWS_ENDPOINT"));
-        environment.put("KEEL_FSX_ENDPOINT", TestEnvironment.require("KEEL_FSX_ENDPOINT"));
-        environment.put("KEEL_AWS_POLL_INTERVAL", "500ms");
-        backend = BackendProcess.start("aws-" + Fixtures.unique("worker"), environment);
+        backend = BackendProcess.start("aws-" + Fixtures.unique("worker"), OnboardedAccount.awsEnvironment());
         api = backend.api(Fixtures.EDITOR);
-        customer = new CustomerAccount();
-        String roleArn = customer.onboard(api.get("/cloud-accounts/onboarding-template").body());
-        ApiClient.Response registered = api.post("/cloud-accounts", Map.of("name", Fixtures.unique("localstack"),
-                "awsAccountId", roleArn.split(":")[4], "roleArn", roleArn, "regions", List.of(CustomerAccount.REGION)));
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        accountId = registered.json().get("id").asString();
+        account = new OnboardedAccount(api);
+        customer = account.customer;
     }
 
     @AfterAll
@@ -61,17 +46,17 @@ class AwsProvisioningIT {
 
     @Test
     void ebsWalInOneZone() {
-        lifecycle(body("EBS", 1, 3, null), 6, null);
+        lifecycle(account.instanceBody("EBS", 1, 3, null), 6, null);
     }
 
     @Test
     void s3WalInThreeZones() {
-        lifecycle(body("S3", 3, 3, null), 6, null);
+        lifecycle(account.instanceBody("S3", 3, 3, null), 6, null);
     }
 
     @Test
     void fsxWalInThreeZonesWithTwoFileSystems() {
-        lifecycle(body("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2)), 9, 3);
+        lifecycle(account.instanceBody("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2)), 9, 3);
     }
 
     private void lifecycle(Map<String, Object> body, int scaledAku, Integer fsxCountAfter) {
@@ -111,21 +96,7 @@ class AwsProvisioningIT {
     }
 
     private static void await(String operationId) {
-        JsonNode operation = api.await("/operations/" + operationId,
-                op -> List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(op.get("state").asString()), OPERATION_TIMEOUT);
+        JsonNode operation = OnboardedAccount.finished(api, operationId);
         assertThat(operation.get("state").asString()).as(operation.toString()).isEqualTo("SUCCEEDED");
-    }
-
-    private static Map<String, Object> body(String wal, int zones, int aku, Map<String, Object> fsx) {
-        List<Map<String, String>> subnets = new ArrayList<>();
-        for (int i = 0; i < zones; i++) {
-            subnets.add(Map.of("availabilityZone", customer.subnets.get(i)[0], "subnetId", customer.subnets.get(i)[1]));
-        }
-        Map<String, Object> body = Fixtures.instanceBody(accountId, wal, zones, aku);
-        body.put("network", Map.of("vpcId", customer.vpcId, "subnets", subnets));
-        if (fsx != null) {
-            body.put("fsx", fsx);
-        }
-        return body;
     }
 }
