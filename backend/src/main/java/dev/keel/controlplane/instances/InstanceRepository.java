@@ -124,6 +124,15 @@ class InstanceRepository {
                 .update();
     }
 
+    void updateDrift(UUID id, String drift) {
+        jdbc.sql("UPDATE instances SET drift = ?, drift_checked_at = now() WHERE id = ?").params(drift, id).update();
+    }
+
+    Optional<String> drift(UUID id) {
+        return jdbc.sql("SELECT drift FROM instances WHERE id = ?").param(id)
+                .query((rs, n) -> Optional.ofNullable(rs.getString("drift"))).single();
+    }
+
     void updateConditions(UUID id, List<Condition> conditions) {
         jdbc.sql("UPDATE instances SET conditions = ?::jsonb, updated_at = now() WHERE id = ?")
                 .params(json.writeValueAsString(conditions), id)

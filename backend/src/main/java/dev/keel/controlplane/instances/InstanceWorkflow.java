@@ -40,6 +40,7 @@ class InstanceWorkflow implements OperationWorkflow {
         switch (operation.type()) {
             case CREATE, UPDATE, REPAIR -> {
                 repository.updateState(instance.id(), InstanceState.RUNNING);
+                repository.updateDrift(instance.id(), null);
                 setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
             }
             case DELETE -> {

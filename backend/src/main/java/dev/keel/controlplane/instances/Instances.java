@@ -67,6 +67,11 @@ public class Instances {
         return repository.live();
     }
 
+    /** What the last drift check found different from the spec, if anything. */
+    public Optional<String> drift(UUID id) {
+        return repository.drift(id);
+    }
+
     /** Sets a status condition, writing only when it changes. */
     @Transactional
     public void setCondition(UUID id, String type, String status, String reason, String message) {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -17,9 +18,10 @@ import dev.keel.controlplane.instances.Instances;
 import dev.keel.provisioner.Inventory;
 
 /**
- * Turns broker reports into the instance's {@code Degraded} condition: every broker the inventory
- * lists must have reported recently with its process up, its listener reachable and the controller
- * quorum known; the message names each broker that is not.
+ * The instance's {@code Degraded} condition: true when its cloud resources drifted from the spec
+ * (found by the drift reconciler) or when a broker the inventory lists has not reported recently,
+ * or reports its process down, its listener unreachable or no controller quorum; the message
+ * names what drifted or each broker that is unwell.
  */
 @Component
 class BrokerHealth {
@@ -46,6 +48,12 @@ class BrokerHealth {
     }
 
     void evaluate(Instance instance) {
+        Optional<String> drift = instances.drift(instance.id());
+        if (drift.isPresent()) {
+            instances.setCondition(instance.id(), CONDITION, "True", "Drifted",
+                    "The cloud differs from the spec: " + drift.get() + ".");
+            return;
+        }
         List<MetricsStore.ReportedBroker> reports = store.reports(instance.id());
         if (reports.isEmpty()) {
             instances.setCondition(instance.id(), CONDITION, "Unknown", "AwaitingReports",

@@ -36,7 +36,7 @@ class AwsResilienceIT {
             JsonNode created = api.post("/instances", account.instanceBody("S3", 3, 3, null)).json();
             operation = created.get("id").asString();
             instance = created.get("instanceId").asString();
-            awaitStepRunning(operation, "launch-brokers");
+            awaitStepRunning(environment, operation, "launch-brokers");
         } finally {
             first.kill();
         }
@@ -48,10 +48,10 @@ class AwsResilienceIT {
             JsonNode running = api.get("/instances/" + instance).json();
             assertThat(account.customer.runningBrokers(instance)).as("no broker launched twice")
                     .isEqualTo(running.get("sizing").get("brokerCount").asLong());
-            assertThat(attemptsOf(operation, "launch-brokers")).isEqualTo(2);
+            assertThat(attemptsOf(environment, operation, "launch-brokers")).isEqualTo(2);
 
             deletion = api.delete("/instances/" + instance).json().get("id").asString();
-            awaitStepRunning(deletion, "terminate-brokers");
+            awaitStepRunning(environment, deletion, "terminate-brokers");
         } finally {
             second.kill();
         }
@@ -108,15 +108,16 @@ class AwsResilienceIT {
         assertThat(done.get("state").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
     }
 
-    private static int attemptsOf(String operation, String step) {
-        return Database.steps(UUID.fromString(operation)).stream().filter(s -> s.name().equals(step)).findFirst()
+    private static int attemptsOf(Map<String, String> environment, String operation, String step) {
+        return Database.steps(environment.get("KEEL_DB_URL"), UUID.fromString(operation)).stream().filter(s -> s.name().equals(step)).findFirst()
                 .orElseThrow().attempts();
     }
 
-    private static void awaitStepRunning(String operation, String step) throws InterruptedException {
+    private static void awaitStepRunning(Map<String, String> environment, String operation, String step)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {
-            List<Database.StepRun> steps = Database.steps(UUID.fromString(operation));
+            List<Database.StepRun> steps = Database.steps(environment.get("KEEL_DB_URL"), UUID.fromString(operation));
             if (steps.stream().anyMatch(s -> s.name().equals(step) && s.state().equals("RUNNING"))) {
                 return;
             }

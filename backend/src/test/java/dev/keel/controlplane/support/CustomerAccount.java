@@ -86,6 +86,16 @@ public final class CustomerAccount {
                 .count();
     }
 
+    /** Terminates one of the instance's brokers behind the control plane's back; returns its {@code byoc:resource} name. */
+    public String terminateOneBroker(String instanceId) {
+        var broker = ec2.describeInstances(b -> b.filters(tagged(instanceId))).reservations().stream()
+                .flatMap(r -> r.instances().stream())
+                .filter(i -> i.state().name() == InstanceStateName.RUNNING)
+                .findFirst().orElseThrow();
+        ec2.terminateInstances(b -> b.instanceIds(broker.instanceId()));
+        return broker.tags().stream().filter(t -> t.key().equals("byoc:resource")).findFirst().orElseThrow().value();
+    }
+
     public long fileSystems(String instanceId) {
         return fsx.describeFileSystemsPaginator(b -> { }).stream().flatMap(page -> page.fileSystems().stream())
                 .filter(fs -> fs.tags().stream().anyMatch(t -> t.key().equals("byoc:instance-id") && t.value().equals(instanceId)))

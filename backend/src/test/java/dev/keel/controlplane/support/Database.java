@@ -19,9 +19,12 @@ public final class Database {
     }
 
     public static List<StepRun> steps(UUID operationId) {
+        return steps(TestEnvironment.databaseUrl(), operationId);
+    }
+
+    public static List<StepRun> steps(String databaseUrl, UUID operationId) {
         List<StepRun> steps = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(TestEnvironment.databaseUrl(),
-                System.getenv().getOrDefault("KEEL_DB_USERNAME", "keel"), System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel"));
+        try (Connection connection = connect(databaseUrl);
              PreparedStatement query = connection.prepareStatement(
                      "SELECT position, name, state, attempts, last_worker FROM operation_steps WHERE operation_id = ? ORDER BY position")) {
             query.setObject(1, operationId);
@@ -34,5 +37,22 @@ public final class Database {
             throw new IllegalStateException(e);
         }
         return steps;
+    }
+
+    /** A new, empty database on the test server, for backend processes that must not see other tests' data. */
+    public static String fresh() {
+        String name = "keel_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String url = TestEnvironment.databaseUrl();
+        try (Connection connection = connect(url); var statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return url.substring(0, url.lastIndexOf('/') + 1) + name;
+    }
+
+    private static Connection connect(String url) throws SQLException {
+        return DriverManager.getConnection(url, System.getenv().getOrDefault("KEEL_DB_USERNAME", "keel"),
+                System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel"));
     }
 }

@@ -26,9 +26,13 @@ public final class OnboardedAccount {
         accountId = registered.json().get("id").asString();
     }
 
-    /** The environment of a backend process provisioning into LocalStack and the FSx emulator. */
+    /**
+     * The environment of a backend process provisioning into LocalStack and the FSx emulator, with
+     * a database of its own: the drift reconciler must not meet the API tests' no-cloud instances.
+     */
     public static Map<String, String> awsEnvironment() {
         Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(java.time.Duration.ZERO));
+        environment.put("KEEL_DB_URL", Database.fresh());
         environment.put("KEEL_PROVISIONING_DRIVER", "aws");
         environment.put("KEEL_AWS_ENDPOINT", TestEnvironment.require("KEEL_AWS_ENDPOINT"));
         environment.put("KEEL_FSX_ENDPOINT", TestEnvironment.require("KEEL_FSX_ENDPOINT"));

@@ -1,0 +1,100 @@
+package dev.keel.controlplane.instances;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+
+import dev.keel.controlplane.operations.OperationType;
+import dev.keel.controlplane.operations.Operations;
+import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.ProvisioningDriver;
+import dev.keel.provisioner.ResourceChange;
+
+/**
+ * Periodically compares each running instance's cloud resources with its spec (the driver's
+ * repair plan, which reads the account and changes nothing). What differs is recorded as the
+ * instance's drift, which the {@code Degraded} condition reports; with
+ * {@code keel.drift.auto-repair} (the default) a {@code REPAIR} operation then converges it. One
+ * plan per instance per period: the cost is linear in instances.
+ */
+@Configuration
+class DriftReconciler {
+
+    private static final Logger log = LoggerFactory.getLogger(DriftReconciler.class);
+    static final String RECONCILER = "keel-reconciler";
+
+    private final InstanceRepository repository;
+    private final ProvisioningDriver driver;
+    private final ProvisioningTargets targets;
+    private final ObjectProvider<Operations> operations;
+    private final TransactionTemplate transactions;
+    private final boolean autoRepair;
+
+    DriftReconciler(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
+                    ObjectProvider<Operations> operations, TransactionTemplate transactions,
+                    @Value("${keel.drift.auto-repair:true}") boolean autoRepair) {
+        this.repository = repository;
+        this.driver = driver;
+        this.targets = targets;
+        this.operations = operations;
+        this.transactions = transactions;
+        this.autoRepair = autoRepair;
+    }
+
+    @Bean
+    RecurringTask<Void> reconcileDrift(@Value("${keel.drift.interval:60s}") Duration interval) {
+        return Tasks.recurring("reconcile-drift", FixedDelay.of(interval)).execute((instance, context) -> reconcileAll());
+    }
+
+    void reconcileAll() {
+        for (Instance instance : repository.live()) {
+            if (instance.state() != InstanceState.RUNNING) {
+                continue;
+            }
+            try {
+                reconcile(instance);
+            } catch (RuntimeException e) {
+                log.warn("Drift check of instance {} failed: {}", instance.id(), e.toString());
+            }
+        }
+    }
+
+    private void reconcile(Instance instance) {
+        List<ResourceChange> changes = driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
+        String drift = changes.isEmpty() ? null : changes.stream()
+                .map(c -> c.logicalName() + " (" + c.type() + ") " + describe(c.action()))
+                .collect(Collectors.joining(", "));
+        repository.updateDrift(instance.id(), drift);
+        if (drift != null && autoRepair) {
+            log.info("Instance {} drifted ({}); starting a repair", instance.id(), drift);
+            transactions.executeWithoutResult(tx -> repository.lock(instance.id())
+                    .filter(locked -> locked.state() == InstanceState.RUNNING)
+                    .ifPresent(locked -> {
+                        operations.getObject().start(locked.organizationId(), locked.id(), OperationType.REPAIR,
+                                driver.steps(ChangeKind.REPAIR, targets.of(locked)), RECONCILER,
+                                locked.state().name(), null);
+                        repository.updateState(locked.id(), InstanceState.CHANGING);
+                    }));
+        }
+    }
+
+    private static String describe(ResourceChange.Action action) {
+        return switch (action) {
+            case CREATE -> "is missing";
+            case UPDATE -> "differs from the spec";
+            case DELETE -> "should not exist";
+        };
+    }
+}
