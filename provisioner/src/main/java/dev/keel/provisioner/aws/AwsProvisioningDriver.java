@@ -1,9 +1,10 @@
 package dev.keel.provisioner.aws;
 
-import dev.keel.provisioner.ResourceChange;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
@@ -14,6 +15,7 @@ import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 
 /**
@@ -48,6 +50,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     private final AwsProvisionerSettings settings;
     private final AwsClients clients;
+    private final LongAdder waitedNanos = new LongAdder();
 
     public AwsProvisioningDriver(AwsProvisionerSettings settings) {
         this.settings = settings;
@@ -150,6 +153,11 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         return Planner.plan(kind, DesiredState.of(target, DesiredState.Defaults.of(settings)), observed);
     }
 
+    /** Time spent sleeping between polls of AWS lifecycles (instance running, file system available…) since start. */
+    public Duration timeWaitingForAws() {
+        return Duration.ofNanos(waitedNanos.sum());
+    }
+
     public DesiredState desired(ProvisioningTarget target) {
         return DesiredState.of(target, DesiredState.Defaults.of(settings));
     }
@@ -178,7 +186,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     }
 
     private StepContext context(ProvisioningTarget target) {
-        return new StepContext(clients.forTarget(target), target, desired(target), settings);
+        return new StepContext(clients.forTarget(target), target, desired(target), settings, waitedNanos);
     }
 
     @Override

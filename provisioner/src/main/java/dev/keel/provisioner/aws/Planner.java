@@ -1,6 +1,5 @@
 package dev.keel.provisioner.aws;
 
-import dev.keel.provisioner.ResourceChange;
 import static dev.keel.provisioner.aws.ObservedState.*;
 
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.aws.ObservedState.Resource;
 import dev.keel.provisioner.ResourceChange.Action;
 

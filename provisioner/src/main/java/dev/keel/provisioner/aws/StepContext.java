@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 import dev.keel.provisioner.ProvisioningException;
@@ -11,7 +12,7 @@ import dev.keel.provisioner.ProvisioningTarget;
 
 /** What one step works with: the customer's clients, the target, its desired state, the settings. */
 record StepContext(AwsClients.Customer aws, ProvisioningTarget target, DesiredState desired,
-                   AwsProvisionerSettings settings) {
+                   AwsProvisionerSettings settings, LongAdder waitedNanos) {
 
     String instanceId() {
         return target.instanceId().toString();
@@ -27,6 +28,7 @@ record StepContext(AwsClients.Customer aws, ProvisioningTarget target, DesiredSt
             }
             try {
                 Thread.sleep(settings.pollInterval().toMillis());
+                waitedNanos.add(settings.pollInterval().toNanos());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ProvisioningException("INTERRUPTED", "Interrupted while waiting for " + what, true);

@@ -1,6 +1,5 @@
 package dev.keel.provisioner.aws;
 
-import dev.keel.provisioner.ResourceChange;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,6 +17,7 @@ import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Instance;

@@ -1,6 +1,5 @@
 package dev.keel.provisioner.aws;
 
-import dev.keel.provisioner.ResourceChange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 
 /**

@@ -1,6 +1,5 @@
 package dev.keel.provisioner.aws;
 
-import dev.keel.provisioner.ResourceChange;
 import static dev.keel.provisioner.aws.ObservedState.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.ResourceChange.Action;
 
