@@ -42,6 +42,10 @@ class AwsDriftIT {
             assertThat(OnboardedAccount.finished(api, repair.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
             assertThat(account.customer.runningBrokers(instance)).isEqualTo(brokers);
             api.await("/instances/" + instance, i -> !degraded(i).get("status").asString().equals("True"), Duration.ofSeconds(30));
+
+            String deletion = api.delete("/instances/" + instance).json().get("id").asString();
+            assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).isEqualTo("SUCCEEDED");
+            assertThat(account.customer.leftovers(instance)).isEmpty();
         }
     }
 

@@ -88,6 +88,13 @@ class AwsProvisioningIT {
             assertThat(customer.fileSystems(id)).isEqualTo(fsxCountAfter.longValue());
         }
 
+        int akuBefore = running.get("spec").get("aku").asInt();
+        ApiClient.Response shrunk = api.header("If-Match", "\"2\"").patch("/instances/" + id, Map.of("aku", akuBefore));
+        assertThat(shrunk.status()).as(shrunk.toString()).isEqualTo(202);
+        await(shrunk.json().get("id").asString());
+        assertThat(customer.runningBrokers(id)).as("scaled back down")
+                .isEqualTo(running.get("sizing").get("brokerCount").asLong());
+
         ApiClient.Response deleted = api.delete("/instances/" + id);
         assertThat(deleted.status()).isEqualTo(202);
         await(deleted.json().get("id").asString());

@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,6 +31,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.broker.agent.BrokerConfigRenderer;
 import dev.keel.broker.agent.LocalOverrides;
 import dev.keel.broker.agent.NodeSpec;
 import dev.keel.broker.agent.Peer;
@@ -65,6 +68,7 @@ public final class LocalRunner implements AutoCloseable {
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
     private final Map<String, String> refused = new ConcurrentHashMap<>();
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private volatile Predicate<String> scope = keelInstanceId -> true;
     private ScheduledExecutorService scheduler;
 
     private static final class Node {
@@ -100,6 +104,15 @@ public final class LocalRunner implements AutoCloseable {
         this.userData = new UserDataSource(ec2);
         this.kafkaVersion = kafkaVersion(settings.kafkaLibs());
         Files.createDirectories(settings.stateDir());
+    }
+
+    /**
+     * Runs brokers only for the Keel instances ({@code byoc:instance-id}) the predicate accepts (default: all), so a
+     * test sharing an emulator with other work runs only its own.
+     */
+    public LocalRunner onlyInstances(Predicate<String> keelInstanceIds) {
+        this.scope = keelInstanceIds;
+        return this;
     }
 
     public String standInBanner() {
@@ -142,14 +155,20 @@ public final class LocalRunner implements AutoCloseable {
         Map<String, Instance> byId = new LinkedHashMap<>();
         running.forEach(i -> byId.put(i.instanceId(), i));
 
-        for (var it = nodes.entrySet().iterator(); it.hasNext(); ) {
-            var e = it.next();
-            if (!byId.containsKey(e.getKey())) {
-                LOG.info("instance {} (node {}) is gone: stopping its broker", e.getKey(), e.getValue().nodeId);
-                stop(e.getValue());
-                it.remove();
+        Map<String, Node> gone = new LinkedHashMap<>();
+        nodes.forEach((ec2Id, n) -> {
+            if (!byId.containsKey(ec2Id)) {
+                LOG.info("instance {} (node {}) is gone: stopping its broker", ec2Id, n.nodeId);
+                gone.put(ec2Id, n);
             }
-        }
+        });
+        stopAll(gone.values());
+        // Interrupted (the runner is closing): what still runs stays listed, for close() to stop.
+        gone.forEach((ec2Id, n) -> {
+            if (!n.agent.isAlive()) {
+                nodes.remove(ec2Id);
+            }
+        });
         refused.keySet().retainAll(byId.keySet());
         for (Instance i : running) {
             if (!nodes.containsKey(i.instanceId()) && !refused.containsKey(i.instanceId())) {
@@ -190,7 +209,8 @@ public final class LocalRunner implements AutoCloseable {
                     // The filter is the contract; checked again because not every emulator applies every filter.
                     if ("running".equals(i.state() == null ? null : i.state().nameAsString())
                             && "keel".equals(UserDataSource.tag(i, "byoc:managed-by"))
-                            && UserDataSource.tag(i, "byoc:instance-id") != null) {
+                            && UserDataSource.tag(i, "byoc:instance-id") != null
+                            && scope.test(UserDataSource.tag(i, "byoc:instance-id"))) {
                         out.add(i);
                     }
                 }
@@ -282,6 +302,26 @@ public final class LocalRunner implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops nodes brokers first, then KRaft controllers (nodes 0–2, see {@link BrokerConfigRenderer#CONTROLLERS}),
+     * each wave side by side: a broker shuts down cleanly only while the controller quorum is still up; one by one
+     * and in any order, a broker left without controllers waits out its whole shutdown timeout.
+     */
+    private static void stopAll(Collection<Node> toStop) {
+        for (boolean controllers : new boolean[]{false, true}) {
+            List<Thread> wave = toStop.stream().filter(n -> (n.nodeId < BrokerConfigRenderer.CONTROLLERS) == controllers)
+                    .map(n -> Thread.ofPlatform().name("stop-node-" + n.nodeId).start(() -> stop(n))).toList();
+            for (Thread t : wave) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     private static void stop(Node n) {
         List<ProcessHandle> descendants = n.agent.descendants().toList();
         n.agent.destroy();
@@ -357,7 +397,7 @@ public final class LocalRunner implements AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
-        nodes.values().parallelStream().forEach(LocalRunner::stop);
+        stopAll(nodes.values());
         nodes.clear();
         writeStatus(Map.of());
     }

@@ -111,8 +111,10 @@ class LocalRunnerIT {
         }
 
         Path kafkaLibs = Path.of(System.getProperty("keel.kafkaLibs", "target/kafka-libs"));
+        // The test LocalStack is shared with other tests' instances: run brokers for this one only.
         runner = new LocalRunner(ec2, new LocalRunner.Settings(state, kafkaLibs, Main.javaBin(),
-                System.getProperty("java.class.path"), Duration.ofSeconds(1), 2));
+                System.getProperty("java.class.path"), Duration.ofSeconds(1), 2))
+                .onlyInstances(instanceId.toString()::equals);
         assertThat(runner.standInBanner()).startsWith("Apache Kafka 4.4.0 standing in for AutoMQ");
         runner.start();
 

@@ -1,0 +1,454 @@
+package dev.keel.broker.localrunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.StreamSupport;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.Capability;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+import software.amazon.awssdk.services.cloudformation.model.StackStatus;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+
+/**
+ * The product end to end on one machine: the packaged backend (AWS driver against LocalStack and the FSx emulator)
+ * provisions a 3-zone S3-WAL instance into an account onboarded with the served CloudFormation template; the local
+ * runner plays EC2 and runs a stand-in broker per instance; a Kafka client then produces and consumes through the
+ * bootstrap endpoint the API shows, the instance is scaled (brokers join, records stay readable), the brokers'
+ * reports show up as metrics, and deleting the instance stops every broker process.
+ *
+ * <p>Needs what {@code ./dev test} exports: KEEL_AWS_ENDPOINT, KEEL_FSX_ENDPOINT, KEEL_DB_URL, KEEL_ISSUER_URI,
+ * KEEL_KEYCLOAK_URL (and KEEL_DB_USERNAME/PASSWORD, default keel), and {@code backend/target/keel-backend.jar}.
+ */
+class BrokersEndToEndIT {
+    static final List<String> REQUIRED = List.of("KEEL_AWS_ENDPOINT", "KEEL_FSX_ENDPOINT", "KEEL_DB_URL",
+            "KEEL_ISSUER_URI", "KEEL_KEYCLOAK_URL");
+    static final Path BACKEND_JAR = Path.of("..", "..", "backend", "target", "keel-backend.jar");
+    static final String REGION = "us-east-1";
+    static final Duration OPERATION_TIMEOUT = Duration.ofMinutes(2);
+    static final int RECORDS = 10_000;
+    static final String TOPIC = "orders";
+
+    final ObjectMapper json = new ObjectMapper();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final String suffix = UUID.randomUUID().toString().substring(0, 8);
+
+    /** The runner's state (agents' and brokers' logs), kept under target/ for a failure's post-mortem. */
+    Path state;
+    Process backend;
+    String api;
+    LocalRunner runner;
+    Ec2Client ec2;
+    String token;
+    long tokenAt;
+    /** The instance this test created: the runner runs only its brokers, and the clean-up terminates them. */
+    final Set<String> ours = ConcurrentHashMap.newKeySet();
+
+    @BeforeEach
+    void start() throws Exception {
+        List<String> missing = REQUIRED.stream().filter(v -> System.getenv(v) == null || System.getenv(v).isBlank())
+                .toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("BrokersEndToEndIT needs " + missing + " (LocalStack, the FSx emulator, "
+                    + "PostgreSQL and Keycloak): run it through ./dev test, or export .local/dev/env's variables");
+        }
+        if (!Files.isRegularFile(BACKEND_JAR)) {
+            throw new IllegalStateException(BACKEND_JAR.toAbsolutePath().normalize() + " is missing: package the "
+                    + "backend first (the reactor does, before this module)");
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        api = "http://localhost:" + port;
+        Path log = Path.of("target", "it-logs", "e2e-backend-" + suffix + ".log");
+        Files.createDirectories(log.getParent());
+        // Run a copy, so a rebuild of the jar in backend/target cannot pull classes from under the running JVM.
+        Path jar = Files.copy(BACKEND_JAR, log.resolveSibling("keel-backend-e2e.jar"), StandardCopyOption.REPLACE_EXISTING);
+        ProcessBuilder pb = new ProcessBuilder(Main.javaBin(), "-Xmx384m", "-jar", jar.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putAll(Map.of("KEEL_PROVISIONING_DRIVER", "aws", "KEEL_AWS_POLL_INTERVAL", "500ms",
+                "SERVER_PORT", Integer.toString(port), "KEEL_WORKER_ID", "e2e-" + suffix,
+                "KEEL_HEARTBEAT_INTERVAL", "1s"));
+        backend = pb.start();
+        mark("backend starting on " + api + ", log " + log);
+
+        state = Path.of("target", "it-logs", "e2e-runner-" + suffix);
+        ec2 = Main.client(URI.create(System.getenv("KEEL_AWS_ENDPOINT")), REGION);
+        runner = new LocalRunner(ec2, new LocalRunner.Settings(state, Path.of(System.getProperty("keel.kafkaLibs",
+                "target/kafka-libs")), Main.javaBin(), System.getProperty("java.class.path"), Duration.ofSeconds(1),
+                10)).onlyInstances(ours::contains);
+        runner.start();
+
+        await("the backend ready", Duration.ofSeconds(90), () -> {
+            assertThat(backend.isAlive()).as("backend process alive (see " + log + ")").isTrue();
+            try {
+                return http.send(HttpRequest.newBuilder(URI.create(api + "/actuator/health/readiness")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (runner != null) {
+            runner.close();
+            mark("runner closed");
+        }
+        // After a failure, leave no running broker instances behind in the emulator for other runners to pick up,
+        // and ask for the delete, so that no later backend on this database repairs them back (drift repair).
+        for (String id : ours) {
+            try {
+                if (backend != null && backend.isAlive()) {
+                    call("DELETE", "/instances/" + id, null);
+                }
+                List<String> left = ec2.describeInstances(b -> b.filters(f -> f.name("tag:byoc:instance-id").values(id),
+                        f -> f.name("instance-state-name").values("pending", "running"))).reservations().stream()
+                        .flatMap(r -> r.instances().stream()).map(i -> i.instanceId()).toList();
+                if (!left.isEmpty()) {
+                    ec2.terminateInstances(b -> b.instanceIds(left));
+                }
+            } catch (RuntimeException e) {
+                mark("clean-up of " + id + " failed: " + e);
+            }
+        }
+        if (backend != null) {
+            backend.destroy();
+            if (!backend.waitFor(30, TimeUnit.SECONDS)) {
+                backend.destroyForcibly().waitFor();
+            }
+            mark("backend stopped");
+        }
+        if (ec2 != null) {
+            ec2.close();
+        }
+    }
+
+    @Test
+    void brokersFollowTheInstanceFromCreateToDelete() throws Exception {
+        // The customer onboards: the served template through CloudFormation, a VPC with a subnet per zone.
+        String roleArn = onboard(call("GET", "/cloud-accounts/onboarding-template", null).body);
+        String vpcId = ec2.createVpc(b -> b.cidrBlock("10.43.0.0/16")).vpc().vpcId();
+        List<Map<String, String>> subnets = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String zone = REGION + (char) ('a' + i);
+            String cidr = "10.43." + i + ".0/24";
+            subnets.add(Map.of("availabilityZone", zone, "subnetId",
+                    ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId()));
+        }
+        Response account = call("POST", "/cloud-accounts", Map.of("name", "e2e-" + suffix,
+                "awsAccountId", roleArn.split(":")[4], "roleArn", roleArn, "regions", List.of(REGION)));
+        assertThat(account.status).as(account.body).isEqualTo(201);
+        mark("account onboarded: " + roleArn);
+
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", "e2e-" + suffix);
+        body.put("cloudAccountId", account.json().get("id").asText());
+        body.put("region", REGION);
+        body.put("network", Map.of("vpcId", vpcId, "subnets", subnets));
+        body.put("wal", Map.of("type", "S3"));
+        body.put("aku", 3);
+        Response created = call("POST", "/instances", body);
+        assertThat(created.status).as(created.body).isEqualTo(202);
+        String id = created.json().get("instanceId").asText();
+        ours.add(id);
+        awaitOperation(created.json().get("id").asText());
+        assertThat(call("GET", "/instances/" + id, null).json().get("state").asText()).isEqualTo("RUNNING");
+
+        String bootstrap = awaitLocalBootstrap(id, 3);
+        mark("RUNNING; bootstrap endpoint " + bootstrap);
+
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
+            admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 3))).all().get(30, TimeUnit.SECONDS);
+        }
+        produce(bootstrap);
+        assertThat(consumeAll(bootstrap, "before-scale")).isEqualTo(RECORDS);
+        mark("produced and consumed " + RECORDS + " records");
+
+        // Scale 3 → 6 AKU with the instance's ETag.
+        HttpResponse<String> current = send("GET", "/instances/" + id, null, null);
+        String etag = current.headers().firstValue("ETag").orElseThrow();
+        Response scaled = new Response(send("PATCH", "/instances/" + id, Map.of("aku", 6), etag));
+        assertThat(scaled.status).as(scaled.body).isEqualTo(202);
+        awaitOperation(scaled.json().get("id").asText());
+        int brokers = call("GET", "/instances/" + id, null).json().at("/sizing/brokerCount").asInt();
+        assertThat(brokers).isGreaterThan(3);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            await(brokers + " brokers in the cluster metadata", Duration.ofSeconds(60), () -> {
+                try {
+                    return admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().map(Node::id)
+                            .distinct().count() == brokers;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+        assertThat(consumeAll(bootstrap, "after-scale")).isEqualTo(RECORDS);
+        String scaledBootstrap = awaitLocalBootstrap(id, brokers);
+        mark("scaled to " + brokers + " brokers, every record still readable; bootstrap " + scaledBootstrap);
+
+        // The agents' reports (every 10 s) carry the produce load into the control plane's metrics.
+        await("non-zero bytesInPerSec in the instance's metrics", Duration.ofSeconds(45), () -> {
+            JsonNode series = call("GET", "/instances/" + id + "/metrics?names=bytesInPerSec", null).json()
+                    .at("/series/0/points");
+            return StreamSupport.stream(series.spliterator(), false).anyMatch(p -> p.get("v").asDouble() > 0);
+        });
+        mark("metrics show the load");
+
+        // Delete: every broker process (agents and their Kafka JVMs) stops.
+        List<ProcessHandle> processes = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
+        for (BrokerStatus s : runner.status()) {
+            if (id.equals(s.instanceId())) {
+                ProcessHandle agent = ProcessHandle.of(s.agentPid()).orElseThrow();
+                processes.add(agent);
+                processes.addAll(agent.descendants().toList());
+                ports.add(Integer.parseInt(s.address().substring(s.address().indexOf(':') + 1)));
+            }
+        }
+        assertThat(ports).hasSize(brokers);
+        assertThat(processes).as("an agent and its broker per node (if not: is another local runner, e.g. ./dev up's, "
+                + "watching the same LocalStack? See the agents' logs in " + state + ")").hasSize(2 * brokers);
+        // The backend may have started an operation of its own (e.g. a drift repair): delete once it is done.
+        Response[] deleted = new Response[1];
+        await("the delete accepted", OPERATION_TIMEOUT, () -> {
+            deleted[0] = call("DELETE", "/instances/" + id, null);
+            return deleted[0].status != 409 || !deleted[0].body.contains("operation-in-progress");
+        });
+        assertThat(deleted[0].status).as(deleted[0].body).isEqualTo(202);
+        awaitOperation(deleted[0].json().get("id").asText());
+        assertThat(call("GET", "/instances/" + id, null).json().get("state").asText()).isEqualTo("DELETED");
+        await("every broker process stopped", Duration.ofSeconds(60), () ->
+                processes.stream().noneMatch(ProcessHandle::isAlive)
+                        && runner.status().stream().noneMatch(s -> id.equals(s.instanceId()))
+                        && ports.stream().noneMatch(LocalRunner::reachable));
+        mark("deleted; " + processes.size() + " processes stopped");
+    }
+
+    // ------------------------------------------------------------------ the customer's account
+
+    private String onboard(String template) throws InterruptedException {
+        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+        String stackName = "keel-e2e-" + suffix;
+        try (CloudFormationClient cfn = CloudFormationClient.builder().region(Region.of(REGION))
+                .endpointOverride(URI.create(System.getenv("KEEL_AWS_ENDPOINT"))).credentialsProvider(credentials)
+                .build()) {
+            cfn.createStack(b -> b.stackName(stackName).templateBody(template)
+                    .capabilities(Capability.CAPABILITY_NAMED_IAM)
+                    .parameters(p -> p.parameterKey("RoleName").parameterValue(stackName)));
+            Supplier<Stack> stack = () -> cfn.describeStacks(b -> b.stackName(stackName)).stacks().get(0);
+            await("the onboarding stack", Duration.ofSeconds(60), () -> {
+                String status = stack.get().stackStatusAsString();
+                assertThat(status).as(stack.get().stackStatusReason()).doesNotContain("FAILED", "ROLLBACK");
+                return stack.get().stackStatus() == StackStatus.CREATE_COMPLETE;
+            });
+            return stack.get().outputs().stream().filter(o -> o.outputKey().equals("RoleArn")).findFirst()
+                    .orElseThrow().outputValue();
+        }
+    }
+
+    // ------------------------------------------------------------------ Kafka
+
+    private void produce(String bootstrap) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new StringSerializer())) {
+            var last = producer.send(new ProducerRecord<>(TOPIC, "k0", "v0"));
+            for (int i = 1; i < RECORDS; i++) {
+                last = producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
+            }
+            producer.flush();
+            last.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Reads the topic from the start with a new group; returns how many distinct records it read, all intact. */
+    private int consumeAll(String bootstrap, String group) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-" + suffix);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+        Set<String> keys = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(TOPIC));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (keys.size() < RECORDS && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    assertThat(r.value()).isEqualTo("v" + r.key().substring(1));
+                    keys.add(r.key());
+                }
+            }
+        }
+        return keys.size();
+    }
+
+    /** Waits until the API's bootstrap endpoint is exactly the local runner's brokers for the instance. */
+    private String awaitLocalBootstrap(String id, int brokers) throws InterruptedException {
+        String[] seen = new String[1];
+        await(brokers + " local broker addresses as the bootstrap endpoint", Duration.ofSeconds(60), () -> {
+            seen[0] = call("GET", "/instances/" + id, null).json().at("/inventory/bootstrapServers").asText();
+            List<String> local = runner.status().stream().filter(s -> id.equals(s.instanceId()))
+                    .map(BrokerStatus::address).sorted().toList();
+            List<String> shown = Arrays.stream(seen[0].split(",")).map(String::trim).sorted().toList();
+            return local.size() == brokers && shown.equals(local)
+                    && shown.stream().allMatch(a -> a.startsWith("127.0.0.1:"));
+        });
+        return seen[0];
+    }
+
+    // ------------------------------------------------------------------ the API
+
+    record Response(int status, String body) {
+        Response(HttpResponse<String> r) {
+            this(r.statusCode(), r.body());
+        }
+
+        JsonNode json() {
+            try {
+                return new ObjectMapper().readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON (" + status + "): " + body, e);
+            }
+        }
+    }
+
+    private Response call(String method, String path, Object body) {
+        return new Response(send(method, path, body, null));
+    }
+
+    private HttpResponse<String> send(String method, String path, Object body, String ifMatch) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + "/api/v1" + path))
+                    .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token());
+            if (ifMatch != null) {
+                b.header("If-Match", ifMatch);
+            }
+            if (body != null) {
+                b.header("Content-Type", "application/json");
+            }
+            b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new AssertionError(method + " " + path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** acme-editor's token from Keycloak (password grant), renewed every minute. */
+    private String token() throws IOException, InterruptedException {
+        if (token == null || System.nanoTime() - tokenAt > Duration.ofMinutes(1).toNanos()) {
+            String form = "grant_type=password&client_id=keel-cli&username=acme-editor&password="
+                    + URLEncoder.encode("keel-demo", StandardCharsets.UTF_8);
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(System.getenv("KEEL_KEYCLOAK_URL")
+                            + "/realms/byoc/protocol/openid-connect/token"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("token from Keycloak: " + r.body()).isEqualTo(200);
+            token = json.readTree(r.body()).get("access_token").asText();
+            tokenAt = System.nanoTime();
+        }
+        return token;
+    }
+
+    private void awaitOperation(String operationId) throws InterruptedException {
+        Predicate<String> done = s -> List.of("SUCCEEDED", "FAILED", "CANCELLED").contains(s);
+        JsonNode[] op = new JsonNode[1];
+        await("operation " + operationId, OPERATION_TIMEOUT, () -> {
+            op[0] = call("GET", "/operations/" + operationId, null).json();
+            return done.test(op[0].get("state").asText());
+        });
+        assertThat(op[0].get("state").asText()).as(op[0].toString()).isEqualTo("SUCCEEDED");
+    }
+
+    // ------------------------------------------------------------------ waiting
+
+    interface Condition {
+        boolean met() throws Exception;
+    }
+
+    private static final long T0 = System.nanoTime();
+
+    private static void mark(String what) {
+        System.err.printf("[BrokersEndToEndIT +%.1fs] %s%n", (System.nanoTime() - T0) / 1e9, what);
+    }
+
+    private static void await(String what, Duration timeout, Condition condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        mark("waiting for " + what);
+        while (true) {
+            try {
+                if (condition.met()) {
+                    return;
+                }
+            } catch (AssertionError e) {
+                throw e;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for: " + what, e);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for: " + what);
+            }
+            Thread.sleep(250);
+        }
+    }
+}
