@@ -12,6 +12,7 @@ import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.BackendProcess;
 import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Fixtures;
+import dev.keel.controlplane.support.InstanceLifecycle;
 import dev.keel.controlplane.support.OnboardedAccount;
 import tools.jackson.databind.JsonNode;
 
@@ -69,15 +70,10 @@ class AwsResilienceIT {
         try (BackendProcess backend = BackendProcess.start("faults-" + Fixtures.unique("w"), environment)) {
             ApiClient api = backend.api(Fixtures.EDITOR);
             OnboardedAccount account = new OnboardedAccount(api);
-            JsonNode created = api.post("/instances", account.instanceBody("S3", 3, 3, null)).json();
-            String instance = created.get("instanceId").asString();
-            assertSucceeded(api, created.get("id").asString());
-            assertSucceeded(api, api.header("If-Match", "\"1\"").patch("/instances/" + instance, Map.of("aku", 6))
-                    .json().get("id").asString());
-            assertThat(account.customer.runningBrokers(instance))
-                    .isEqualTo(api.get("/instances/" + instance).json().get("sizing").get("brokerCount").asLong());
-            assertSucceeded(api, api.delete("/instances/" + instance).json().get("id").asString());
-            assertThat(account.customer.leftovers(instance)).isEmpty();
+            InstanceLifecycle.run(api, account, account.instanceBody("EBS", 1, 3, null), 6, null);
+            InstanceLifecycle.run(api, account, account.instanceBody("S3", 3, 3, null), 6, null);
+            InstanceLifecycle.run(api, account,
+                    account.instanceBody("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2)), 9, 3);
         }
     }
 
