@@ -2,6 +2,7 @@ package dev.keel.controlplane.instances;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -131,6 +132,14 @@ class InstanceRepository {
     Optional<String> drift(UUID id) {
         return jdbc.sql("SELECT drift FROM instances WHERE id = ?").param(id)
                 .query((rs, n) -> Optional.ofNullable(rs.getString("drift"))).single();
+    }
+
+    /** Sets one condition of {@code instance}; writes only when it changes. */
+    void setCondition(Instance instance, String type, String status, String reason, String message) {
+        List<Condition> conditions = Condition.set(instance.conditions(), type, status, reason, message, Instant.now());
+        if (conditions != instance.conditions()) {
+            updateConditions(instance.id(), conditions);
+        }
     }
 
     void updateConditions(UUID id, List<Condition> conditions) {

@@ -1,7 +1,5 @@
 package dev.keel.controlplane.instances;
 
-import java.time.Instant;
-import java.util.List;
 
 import org.springframework.stereotype.Component;
 
@@ -72,9 +70,6 @@ class InstanceWorkflow implements OperationWorkflow {
     }
 
     private void setReady(Instance instance, String status, String reason, String message) {
-        List<Condition> conditions = Condition.set(instance.conditions(), READY, status, reason, message, Instant.now());
-        if (conditions != instance.conditions()) {
-            repository.updateConditions(instance.id(), conditions);
-        }
+        repository.setCondition(instance, READY, status, reason, message);
     }
 }

@@ -21,7 +21,6 @@ import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
-import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
@@ -75,12 +74,7 @@ public class Instances {
     /** Sets a status condition, writing only when it changes. */
     @Transactional
     public void setCondition(UUID id, String type, String status, String reason, String message) {
-        repository.lock(id).ifPresent(instance -> {
-            List<Condition> conditions = Condition.set(instance.conditions(), type, status, reason, message, Instant.now());
-            if (conditions != instance.conditions()) {
-                repository.updateConditions(id, conditions);
-            }
-        });
+        repository.lock(id).ifPresent(instance -> repository.setCondition(instance, type, status, reason, message));
     }
 
     public SizingCatalog catalogOf(Instance instance) {
@@ -113,32 +107,32 @@ public class Instances {
     }
 
     /** What creating this instance would make in the cloud, creating nothing: the spec is validated as a create is. */
-    List<ResourceChange> planCreate(Caller caller, InstanceCreation request) {
+    Plan planCreate(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
                 request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now());
-        return driver.plan(ChangeKind.CREATE, targets.of(draft), false);
+        return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE, targets.of(draft), false));
     }
 
     /**
      * What converging the instance would change now: with a capacity change, the resources an update
      * to it would add or remove; without one, what repair would fix (drift from the spec).
      */
-    List<ResourceChange> plan(Caller caller, UUID id, InstanceUpdate update) {
+    Plan plan(Caller caller, UUID id, InstanceUpdate update) {
         Instance instance = get(caller.organizationId(), id);
         if (instance.state() == InstanceState.DELETED) {
             throw ApiException.conflict("instance-deleted", "Instance " + instance.name() + " is deleted; there is nothing to plan.");
         }
-        if (update == null || (update.aku() == null && update.fsx() == null && update.wal() == null && update.network() == null)) {
-            return driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
+        if (update == null || update.isEmpty()) {
+            return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
         InstanceSpec proposed = proposed(instance, update);
         Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
                 instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
                 instance.conditions(), instance.createdAt(), instance.updatedAt());
-        return driver.plan(ChangeKind.UPDATE, targets.of(changed), true);
+        return Plan.of(ChangeKind.UPDATE, driver.plan(ChangeKind.UPDATE, targets.of(changed), true));
     }
 
     @Transactional
@@ -159,9 +153,10 @@ public class Instances {
         int aku = proposed.aku();
         FsxSpec fsx = proposed.fsx();
         repository.updateCapacity(id, aku, fsx, InstanceState.CHANGING);
-        Operation operation = start(caller, repository.find(id).orElseThrow(), OperationType.UPDATE, spec);
+        Instance updated = repository.find(id).orElseThrow();
+        Operation operation = start(caller, updated, OperationType.UPDATE, spec);
         audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
-                InstanceView.of(repository.find(id).orElseThrow(), catalogOf(instance)));
+                InstanceView.of(updated, catalogOf(instance)));
         return operation;
     }
 

@@ -41,15 +41,13 @@ class InstancesController {
     /** What creating this spec would make in the cloud; nothing is created. */
     @PostMapping("/plan")
     Plan planCreate(Caller caller, @RequestBody InstanceCreation creation) {
-        return Plan.of("CREATE", instances.planCreate(caller, creation));
+        return instances.planCreate(caller, creation);
     }
 
     /** With a capacity change: what updating would change; without: what repair would fix. Nothing is changed. */
     @PostMapping("/{instanceId}/plan")
     Plan plan(Caller caller, @PathVariable UUID instanceId, @RequestBody(required = false) InstanceUpdate update) {
-        boolean repair = update == null || (update.aku() == null && update.fsx() == null && update.wal() == null
-                && update.network() == null);
-        return Plan.of(repair ? "REPAIR" : "UPDATE", instances.plan(caller, instanceId, update));
+        return instances.plan(caller, instanceId, update);
     }
 
     @GetMapping

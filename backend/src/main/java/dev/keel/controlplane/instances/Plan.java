@@ -2,6 +2,7 @@ package dev.keel.controlplane.instances;
 
 import java.util.List;
 
+import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.ResourceChange;
 
 /** The cloud resources an operation would create, update or delete, changing nothing. */
@@ -13,8 +14,8 @@ record Plan(String kind, List<Change> changes, Summary summary) {
     record Summary(int create, int update, int delete) {
     }
 
-    static Plan of(String kind, List<ResourceChange> changes) {
-        return new Plan(kind, changes.stream()
+    static Plan of(ChangeKind kind, List<ResourceChange> changes) {
+        return new Plan(kind.name(), changes.stream()
                 .map(c -> new Change(c.action().name(), c.type(), c.logicalName(), c.id(), c.reason()))
                 .toList(),
                 new Summary(count(changes, ResourceChange.Action.CREATE), count(changes, ResourceChange.Action.UPDATE),
