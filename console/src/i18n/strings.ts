@@ -240,6 +240,7 @@ export const strings = {
     steps: 'Steps',
     stepCols: { name: 'Step', state: 'State', attempts: 'Attempts', message: 'Message' },
     operationError: (code: string) => `Failed: ${code}`,
+    operationReason: 'Started by the control plane',
     progress: (done: number, total: number) => `${done} of ${total} steps`,
     notFound: 'Instance not found',
     update: {

@@ -64,6 +64,11 @@ export function OperationsTab({ instanceId }: { instanceId: string }) {
       />
       {selected && (
         <SpaceBetween size="s">
+          {selected.reason && (
+            <Alert type="info" header={d.operationReason} data-testid="operation-reason">
+              {selected.reason}
+            </Alert>
+          )}
           {selected.error && (
             <Alert type="error" header={d.operationError(selected.error.code)} data-testid="operation-error">
               {selected.error.message}

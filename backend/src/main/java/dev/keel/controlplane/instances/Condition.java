@@ -7,6 +7,11 @@ import java.util.List;
 /** A status condition in the Kubernetes style: {@code lastTransitionTime} moves only when {@code status} flips. */
 public record Condition(String type, String status, String reason, String message, Instant lastTransitionTime) {
 
+    /** Whether the instance's resources match its spec version: the last operation's outcome. */
+    public static final String READY = "Ready";
+    /** Whether something is wrong now: drift found in the cloud or a broker reporting unwell. */
+    public static final String DEGRADED = "Degraded";
+
     /**
      * {@code conditions} with {@code type} set; the transition time is kept when the status does not
      * change. Returns the same list when nothing changes, so callers can skip the write.

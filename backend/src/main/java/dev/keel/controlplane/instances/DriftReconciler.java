@@ -1,6 +1,7 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -16,7 +17,6 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.ProvisioningDriver;
@@ -34,20 +34,25 @@ class DriftReconciler {
 
     private static final Logger log = LoggerFactory.getLogger(DriftReconciler.class);
     static final String RECONCILER = "keel-reconciler";
+    /** The reason of the {@code Degraded} condition while drift is unrepaired. */
+    static final String DRIFTED = "Drifted";
 
     private final InstanceRepository repository;
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
+    private final ObjectProvider<Instances> instances;
     private final ObjectProvider<Operations> operations;
     private final TransactionTemplate transactions;
     private final boolean autoRepair;
 
     DriftReconciler(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
-                    ObjectProvider<Operations> operations, TransactionTemplate transactions,
+                    ObjectProvider<Instances> instances, ObjectProvider<Operations> operations,
+                    TransactionTemplate transactions,
                     @Value("${keel.drift.auto-repair:true}") boolean autoRepair) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
+        this.instances = instances;
         this.operations = operations;
         this.transactions = transactions;
         this.autoRepair = autoRepair;
@@ -72,21 +77,31 @@ class DriftReconciler {
     }
 
     private void reconcile(Instance instance) {
+        Instant observed = Instant.now();
         List<ResourceChange> changes = driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
         String drift = changes.isEmpty() ? null : changes.stream()
                 .map(c -> c.logicalName() + " (" + c.type() + ") " + describe(c.action()))
                 .collect(Collectors.joining(", "));
+        transactions.executeWithoutResult(tx -> repository.lock(instance.id())
+                .filter(locked -> locked.state() == InstanceState.RUNNING)
+                .filter(locked -> !operations.getObject().finishedSince(locked.id(), observed))
+                .ifPresent(locked -> record(locked, drift)));
+    }
+
+    /**
+     * Records the drift and, when there is some, reports it at once rather than at the next health
+     * evaluation: a repair can converge it before then, and the user must still see what happened.
+     */
+    private void record(Instance instance, String drift) {
         repository.updateDrift(instance.id(), drift);
-        if (drift != null && autoRepair) {
+        if (drift == null) {
+            return;
+        }
+        String message = "The cloud differs from the spec: " + drift + ".";
+        repository.setCondition(instance, Condition.DEGRADED, "True", DRIFTED, message);
+        if (autoRepair) {
             log.info("Instance {} drifted ({}); starting a repair", instance.id(), drift);
-            transactions.executeWithoutResult(tx -> repository.lock(instance.id())
-                    .filter(locked -> locked.state() == InstanceState.RUNNING)
-                    .ifPresent(locked -> {
-                        operations.getObject().start(locked.organizationId(), locked.id(), OperationType.REPAIR,
-                                driver.steps(ChangeKind.REPAIR, targets.of(locked)), RECONCILER,
-                                locked.state().name(), null);
-                        repository.updateState(locked.id(), InstanceState.CHANGING);
-                    }));
+            instances.getObject().startRepair(instance, RECONCILER, message);
         }
     }
 

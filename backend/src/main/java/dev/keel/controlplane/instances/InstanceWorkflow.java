@@ -1,6 +1,5 @@
 package dev.keel.controlplane.instances;
 
-
 import org.springframework.stereotype.Component;
 
 import dev.keel.controlplane.operations.Operation;
@@ -11,8 +10,6 @@ import tools.jackson.databind.json.JsonMapper;
 /** What each operation step and outcome means for an instance. */
 @Component
 class InstanceWorkflow implements OperationWorkflow {
-
-    private static final String READY = "Ready";
 
     private final InstanceRepository repository;
     private final ProvisioningDriver driver;
@@ -40,6 +37,7 @@ class InstanceWorkflow implements OperationWorkflow {
                 repository.updateState(instance.id(), InstanceState.RUNNING);
                 repository.updateDrift(instance.id(), null);
                 setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
+                clearDrifted(repository.find(instance.id()).orElseThrow(), operation);
             }
             case DELETE -> {
                 repository.updateState(instance.id(), InstanceState.DELETED);
@@ -69,7 +67,17 @@ class InstanceWorkflow implements OperationWorkflow {
         }
     }
 
+    /** Drift the operation converged no longer degrades the instance; broker health takes the condition back. */
+    private void clearDrifted(Instance instance, Operation operation) {
+        instance.conditions().stream()
+                .filter(c -> c.type().equals(Condition.DEGRADED) && c.reason().equals(DriftReconciler.DRIFTED))
+                .findFirst()
+                .ifPresent(c -> repository.setCondition(instance, Condition.DEGRADED, "False", "Repaired",
+                        "Operation " + operation.id() + " brought the cloud back to the spec; broker health follows "
+                                + "from the next reports."));
+    }
+
     private void setReady(Instance instance, String status, String reason, String message) {
-        repository.setCondition(instance, READY, status, reason, message);
+        repository.setCondition(instance, Condition.READY, status, reason, message);
     }
 }

@@ -176,6 +176,31 @@ public class Instances {
         return operation;
     }
 
+    /** Brings a RUNNING instance's cloud resources back to its spec. */
+    @Transactional
+    Operation repair(Caller caller, UUID id) {
+        Instance instance = repository.lock(caller.organizationId(), id)
+                .orElseThrow(() -> ApiException.notFound("Instance", id));
+        if (instance.state() != InstanceState.RUNNING) {
+            throw ApiException.conflict("instance-not-running", "Instance " + instance.name() + " is " + instance.state()
+                    + "; it can be repaired only while it is RUNNING.");
+        }
+        Operation operation = startRepair(instance, caller.username(), null);
+        audit.record(caller, "instance.repair", "instance", id, null, null);
+        return operation;
+    }
+
+    /**
+     * Queues a {@code REPAIR} of a locked RUNNING instance: on a user's request, or the drift
+     * reconciler's with what drifted as the reason.
+     */
+    Operation startRepair(Instance instance, String requestedBy, String reason) {
+        Operation operation = operations.start(instance.organizationId(), instance.id(), OperationType.REPAIR,
+                driver.steps(ChangeKind.REPAIR, targets.of(instance)), requestedBy, reason, instance.state().name(), null);
+        repository.updateState(instance.id(), InstanceState.CHANGING);
+        return operation;
+    }
+
     /** The instance's spec with a capacity change applied, refused when the change is not possible in place. */
     private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
         InstanceSpec spec = instance.spec();
@@ -228,7 +253,7 @@ public class Instances {
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {
         return operations.start(caller.organizationId(), instance.id(), type,
                 driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), caller.username(),
-                instance.state().name(), previousSpec);
+                null, instance.state().name(), previousSpec);
     }
 
     private static void requireCurrent(Instance instance, String ifMatch) {

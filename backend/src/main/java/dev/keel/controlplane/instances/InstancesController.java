@@ -50,6 +50,11 @@ class InstancesController {
         return instances.plan(caller, instanceId, update);
     }
 
+    @PostMapping("/{instanceId}/repair")
+    ResponseEntity<Operation> repair(Caller caller, @PathVariable UUID instanceId) {
+        return accepted(instances.repair(caller, instanceId), null);
+    }
+
     @GetMapping
     Page<InstanceView> list(Caller caller, @RequestParam(required = false) InstanceState state,
                             @RequestParam(required = false) String name,

@@ -6,27 +6,25 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
+import dev.keel.controlplane.instances.Condition;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.provisioner.Inventory;
 
 /**
- * The instance's {@code Degraded} condition: true when its cloud resources drifted from the spec
- * (found by the drift reconciler) or when a broker the inventory lists has not reported recently,
- * or reports its process down, its listener unreachable or no controller quorum; the message
- * names what drifted or each broker that is unwell.
+ * The instance's {@code Degraded} condition from its brokers' reports: true when a broker the
+ * inventory lists has not reported recently, or reports its process down, its listener
+ * unreachable or no controller quorum; the message names each broker that is unwell. Drift,
+ * which the reconciler reports on the same condition, takes precedence until it is repaired.
  */
 @Component
 class BrokerHealth {
-
-    static final String CONDITION = "Degraded";
 
     private final Instances instances;
     private final MetricsStore store;
@@ -48,15 +46,12 @@ class BrokerHealth {
     }
 
     void evaluate(Instance instance) {
-        Optional<String> drift = instances.drift(instance.id());
-        if (drift.isPresent()) {
-            instances.setCondition(instance.id(), CONDITION, "True", "Drifted",
-                    "The cloud differs from the spec: " + drift.get() + ".");
+        if (instances.drift(instance.id()).isPresent()) {
             return;
         }
         List<MetricsStore.ReportedBroker> reports = store.reports(instance.id());
         if (reports.isEmpty()) {
-            instances.setCondition(instance.id(), CONDITION, "Unknown", "AwaitingReports",
+            instances.setCondition(instance.id(), Condition.DEGRADED, "Unknown", "AwaitingReports",
                     "No broker agent of this instance has reported yet.");
             return;
         }
@@ -80,9 +75,9 @@ class BrokerHealth {
             }
         }
         if (problems.isEmpty()) {
-            instances.setCondition(instance.id(), CONDITION, "False", "BrokersHealthy", "Every broker reports healthy.");
+            instances.setCondition(instance.id(), Condition.DEGRADED, "False", "BrokersHealthy", "Every broker reports healthy.");
         } else {
-            instances.setCondition(instance.id(), CONDITION, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
+            instances.setCondition(instance.id(), Condition.DEGRADED, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
         }
     }
 }

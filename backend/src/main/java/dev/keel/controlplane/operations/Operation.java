@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 /** A change to an instance, persisted before any work starts and executed step by step by a worker. */
 public record Operation(UUID id, @JsonIgnore UUID organizationId, UUID instanceId, OperationType type,
                         OperationState state, List<Step> steps, Progress progress, Error error, String requestedBy,
-                        @JsonIgnore String previousState, @JsonIgnore JsonNode previousSpec, Instant createdAt,
+                        String reason, @JsonIgnore String previousState, @JsonIgnore JsonNode previousSpec, Instant createdAt,
                         Instant startedAt, Instant finishedAt) {
 
     public enum StepState {

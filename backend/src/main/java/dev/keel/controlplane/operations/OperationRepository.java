@@ -29,13 +29,14 @@ class OperationRepository {
         this.json = json;
     }
 
-    void insert(UUID id, UUID organizationId, UUID instanceId, OperationType type, String requestedBy,
+    void insert(UUID id, UUID organizationId, UUID instanceId, OperationType type, String requestedBy, String reason,
                 String previousState, Object previousSpec, List<String> steps) {
         jdbc.sql("""
-                INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, previous_state, previous_spec)
-                VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?::jsonb)
+                INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, reason,
+                                        previous_state, previous_spec)
+                VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?::jsonb)
                 """)
-                .params(id, organizationId, instanceId, type.name(), requestedBy, previousState,
+                .params(id, organizationId, instanceId, type.name(), requestedBy, reason, previousState,
                         previousSpec == null ? null : json.writeValueAsString(previousSpec))
                 .update();
         for (int position = 0; position < steps.size(); position++) {
@@ -52,6 +53,11 @@ class OperationRepository {
 
     Optional<Operation> find(UUID organizationId, UUID id) {
         return find(id).filter(op -> op.organizationId().equals(organizationId));
+    }
+
+    boolean finishedSince(UUID instanceId, Instant since) {
+        return jdbc.sql("SELECT count(*) FROM operations WHERE instance_id = ? AND finished_at >= ?")
+                .params(instanceId, Timestamp.from(since)).query(Long.class).single() > 0;
     }
 
     boolean hasUnfinished(UUID instanceId) {
@@ -146,7 +152,7 @@ class OperationRepository {
     private static Operation withSteps(Operation op, List<Step> steps) {
         int done = (int) steps.stream().filter(s -> s.state() == StepState.SUCCEEDED || s.state() == StepState.SKIPPED).count();
         return new Operation(op.id(), op.organizationId(), op.instanceId(), op.type(), op.state(), steps,
-                new Operation.Progress(done, steps.size()), op.error(), op.requestedBy(), op.previousState(),
+                new Operation.Progress(done, steps.size()), op.error(), op.requestedBy(), op.reason(), op.previousState(),
                 op.previousSpec(), op.createdAt(), op.startedAt(), op.finishedAt());
     }
 
@@ -157,7 +163,7 @@ class OperationRepository {
                 rs.getObject("instance_id", UUID.class), OperationType.valueOf(rs.getString("type")),
                 OperationState.valueOf(rs.getString("state")), List.of(), null,
                 errorCode == null ? null : new Operation.Error(errorCode, rs.getString("error_message")),
-                rs.getString("requested_by"), rs.getString("previous_state"),
+                rs.getString("requested_by"), rs.getString("reason"), rs.getString("previous_state"),
                 previousSpec == null ? null : json.readTree(previousSpec),
                 instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"));
     }

@@ -39,15 +39,20 @@ public class Operations {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Operation start(UUID organizationId, UUID instanceId, OperationType type, List<String> steps,
-                           String requestedBy, String previousState, Object previousSpec) {
+                           String requestedBy, String reason, String previousState, Object previousSpec) {
         if (repository.hasUnfinished(instanceId)) {
             throw ApiException.conflict("operation-in-progress",
                     "Another operation is pending or running on instance " + instanceId + "; wait for it or cancel it.");
         }
         UUID id = UUID.randomUUID();
-        repository.insert(id, organizationId, instanceId, type, requestedBy, previousState, previousSpec, steps);
+        repository.insert(id, organizationId, instanceId, type, requestedBy, reason, previousState, previousSpec, steps);
         scheduler.scheduleIfNotExists(OperationRunner.RUN_OPERATION.instance(id.toString()).scheduledTo(Instant.now()));
         return repository.find(id).orElseThrow();
+    }
+
+    /** Whether an operation on the instance finished at or after {@code since}: what was observed before may be stale. */
+    public boolean finishedSince(UUID instanceId, Instant since) {
+        return repository.finishedSince(instanceId, since);
     }
 
     public Operation get(UUID organizationId, UUID id) {

@@ -186,6 +186,28 @@ class InstanceLifecycleApiTest extends ApiTest {
     }
 
     @Test
+    void aRepairOnRequestConvergesARunningInstanceAndIsRefusedOtherwise() {
+        JsonNode instance = createRunningInstance(api, instanceBody(accountId, "S3", 1, 3));
+        String path = "/instances/" + instance.get("id").asString();
+
+        ApiClient.Response repairing = api.post(path + "/repair", null);
+
+        assertThat(repairing.status()).isEqualTo(202);
+        JsonNode repair = repairing.json();
+        assertThat(repair.get("type").asString()).isEqualTo("REPAIR");
+        assertThat(repair.get("requestedBy").asString()).isEqualTo("acme-editor");
+        assertThat(repair.get("reason").isNull()).as("a user's repair needs no reason").isTrue();
+        awaitOperation(api, repair.get("id").asString(), "SUCCEEDED");
+        assertThat(api.get(path).json().get("state").asString()).isEqualTo("RUNNING");
+        assertThat(api(VIEWER).post(path + "/repair", null).status()).isEqualTo(403);
+
+        awaitOperation(api, api.delete(path).json().get("id").asString(), "SUCCEEDED");
+        ApiClient.Response deleted = api.post(path + "/repair", null);
+        assertThat(deleted.status()).isEqualTo(409);
+        assertThat(deleted.json().get("detail").asString()).contains("DELETED");
+    }
+
+    @Test
     void listsArePaginatedAndFiltered() {
         String prefix = unique("page");
         for (int i = 0; i < 3; i++) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import dev.keel.controlplane.identity.InstanceTokens;
+import dev.keel.controlplane.instances.Condition;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
@@ -153,7 +154,7 @@ class MetricsApiTest extends ApiTest {
 
     private JsonNode condition() {
         for (JsonNode condition : api.get("/instances/" + instanceId).json().get("conditions")) {
-            if (condition.get("type").asString().equals(BrokerHealth.CONDITION)) {
+            if (condition.get("type").asString().equals(Condition.DEGRADED)) {
                 return condition;
             }
         }

@@ -14,34 +14,56 @@ import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A broker terminated behind the control plane's back is reported as drift and repaired. */
+/**
+ * A broker terminated behind the control plane's back is found as drift within one reconcile
+ * period. Without automatic repair the instance stays {@code Degraded}, naming the broker, until a
+ * user asks for a repair; with it (the default) the reconciler repairs at once and its operation
+ * names what drifted. Either way the broker count comes back and the condition clears.
+ */
 class AwsDriftIT {
+
+    private static final Duration RECONCILE_PERIOD = Duration.ofSeconds(2);
 
     @Test
     void aTerminatedBrokerShowsAsDegradedAndIsRepaired() throws Exception {
         Map<String, String> environment = new HashMap<>(OnboardedAccount.awsEnvironment());
-        environment.put("KEEL_DRIFT_INTERVAL", "2s");
+        environment.put("KEEL_DRIFT_INTERVAL", RECONCILE_PERIOD.toSeconds() + "s");
         environment.put("KEEL_HEALTH_INTERVAL", "1s");
+        String instance;
+        OnboardedAccount account;
+        long brokers;
+
+        environment.put("KEEL_DRIFT_AUTO_REPAIR", "false");
         try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)) {
             ApiClient api = backend.api(Fixtures.EDITOR);
-            OnboardedAccount account = new OnboardedAccount(api);
+            account = new OnboardedAccount(api);
             JsonNode created = api.post("/instances", account.instanceBody("S3", 1, 3, null)).json();
-            String instance = created.get("instanceId").asString();
+            instance = created.get("instanceId").asString();
             assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
-            long brokers = account.customer.runningBrokers(instance);
+            brokers = account.customer.runningBrokers(instance);
 
             String terminated = account.customer.terminateOneBroker(instance);
 
             JsonNode degraded = api.await("/instances/" + instance,
-                    i -> degraded(i).get("status").asString().equals("True"), Duration.ofSeconds(30));
-            assertThat(degraded(degraded).get("message").asString()).contains(terminated).contains("missing");
+                    i -> condition(i, "Degraded").get("status").asString().equals("True"), RECONCILE_PERIOD.multipliedBy(5));
+            assertThat(condition(degraded, "Degraded").get("message").asString()).contains(terminated).contains("is missing");
+            String repair = api.post("/instances/" + instance + "/repair", null).json().get("id").asString();
+            assertThat(OnboardedAccount.finished(api, repair).get("state").asString()).isEqualTo("SUCCEEDED");
+            assertRepaired(api.get("/instances/" + instance).json(), account, instance, brokers);
+        }
+
+        environment.put("KEEL_DRIFT_AUTO_REPAIR", "true");
+        try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)) {
+            ApiClient api = backend.api(Fixtures.EDITOR);
+            String terminated = account.customer.terminateOneBroker(instance);
+
             JsonNode repair = api.await("/instances/" + instance + "/operations",
-                    page -> page.get("items").get(0).get("type").asString().equals("REPAIR"), Duration.ofSeconds(30))
-                    .get("items").get(0);
-            assertThat(repair.get("requestedBy").asString()).isEqualTo("keel-reconciler");
+                    page -> page.get("items").get(0).get("requestedBy").asString().equals("keel-reconciler"),
+                    RECONCILE_PERIOD.multipliedBy(5)).get("items").get(0);
+            assertThat(repair.get("type").asString()).isEqualTo("REPAIR");
+            assertThat(repair.get("reason").asString()).contains(terminated).contains("is missing");
             assertThat(OnboardedAccount.finished(api, repair.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(account.customer.runningBrokers(instance)).isEqualTo(brokers);
-            api.await("/instances/" + instance, i -> !degraded(i).get("status").asString().equals("True"), Duration.ofSeconds(30));
+            assertRepaired(api.get("/instances/" + instance).json(), account, instance, brokers);
 
             String deletion = api.delete("/instances/" + instance).json().get("id").asString();
             assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).isEqualTo("SUCCEEDED");
@@ -49,9 +71,15 @@ class AwsDriftIT {
         }
     }
 
-    private static JsonNode degraded(JsonNode instance) {
+    private static void assertRepaired(JsonNode instance, OnboardedAccount account, String id, long brokers) {
+        assertThat(account.customer.runningBrokers(id)).isEqualTo(brokers);
+        assertThat(condition(instance, "Ready").get("status").asString()).isEqualTo("True");
+        assertThat(condition(instance, "Degraded").get("status").asString()).isNotEqualTo("True");
+    }
+
+    private static JsonNode condition(JsonNode instance, String type) {
         for (JsonNode condition : instance.get("conditions")) {
-            if (condition.get("type").asString().equals("Degraded")) {
+            if (condition.get("type").asString().equals(type)) {
                 return condition;
             }
         }
