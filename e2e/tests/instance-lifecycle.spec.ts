@@ -41,6 +41,10 @@ test('an editor signs in on Keycloak and connects a cloud account', async () => 
   await expectAccessible(page, 'connect cloud account');
   await accounts.submit();
   await expect(accounts.row(accountName)).toBeVisible();
+  await expect(page.getByTestId(`account-status-${accountName}`), 'registration verifies the role').toHaveAttribute(
+    'data-state',
+    'VERIFIED',
+  );
 });
 
 test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wizard', async ({}, testInfo) => {

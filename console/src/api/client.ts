@@ -28,7 +28,8 @@ export function createKeelClient(options: ClientOptions): KeelClient {
       if (token) request.headers.set('Authorization', `Bearer ${token}`);
       const org = options.getOrganization();
       if (org && !request.headers.has('X-Organization')) request.headers.set('X-Organization', org);
-      request.headers.set('Accept', 'application/json, application/problem+json');
+      // A call that expects another media type (the YAML onboarding template) sets its own Accept.
+      if (!request.headers.has('Accept')) request.headers.set('Accept', 'application/json, application/problem+json');
       return request;
     },
     onResponse({ response }) {

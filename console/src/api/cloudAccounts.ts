@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { saveFile } from '../app/download';
 import { call, collectPages, newIdempotencyKey, useApiClient } from './client';
 import type { CloudAccountRegistration } from './types';
 
@@ -45,5 +46,44 @@ export function useDeleteCloudAccount() {
       );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: cloudAccountKeys.all }),
+  });
+}
+
+/** Checks the account's role again; the answer is the account with its new status and verification. */
+export function useVerifyCloudAccount() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) =>
+      (
+        await call(
+          client.POST('/cloud-accounts/{cloudAccountId}/verify', {
+            params: { path: { cloudAccountId: id }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+          }),
+        )
+      ).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: cloudAccountKeys.all }),
+  });
+}
+
+const ONBOARDING_TEMPLATE_FILE = 'keel-cross-account-role.yaml';
+
+/**
+ * Saves the onboarding CloudFormation template (the organization's external id filled in) as a file.
+ * A mutation rather than a query: the download is a one-off action, and nothing caches or reads the text.
+ */
+export function useDownloadOnboardingTemplate() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await call(
+        client.GET('/cloud-accounts/onboarding-template', {
+          parseAs: 'text',
+          // The endpoint produces only YAML; problem documents still describe its errors.
+          headers: { Accept: 'application/yaml, application/problem+json' },
+        }),
+      );
+      saveFile(ONBOARDING_TEMPLATE_FILE, data, 'application/yaml');
+    },
   });
 }

@@ -35,11 +35,19 @@ describe('role-aware UI', () => {
     expect(screen.getByTestId('delete-instance')).toBeTruthy();
   });
 
-  it('viewers see no connect or delete on cloud accounts', async () => {
+  it('viewers see no connect, verify or delete on cloud accounts', async () => {
     renderWithProviders(<CloudAccountsPage />, { role: 'viewer', api: api() });
     await waitFor(() => expect(screen.getByTestId('cloud-account-prod-analytics')).toBeTruthy());
     expect(screen.queryByTestId('connect-cloud-account')).toBeNull();
+    expect(screen.queryByTestId('verify-account')).toBeNull();
     expect(screen.queryByTestId('delete-cloud-account')).toBeNull();
+  });
+
+  it('editors see verify and delete on cloud accounts', async () => {
+    renderWithProviders(<CloudAccountsPage />, { role: 'editor', api: api() });
+    await waitFor(() => expect(screen.getByTestId('cloud-account-prod-analytics')).toBeTruthy());
+    expect(screen.getByTestId('verify-account')).toBeTruthy();
+    expect(screen.getByTestId('delete-cloud-account')).toBeTruthy();
   });
 
   it('shows the empty state with a create button to editors', async () => {

@@ -10,14 +10,15 @@ import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
-import { useCloudAccounts, useDeleteCloudAccount } from '../api/cloudAccounts';
+import { useCloudAccounts, useDeleteCloudAccount, useVerifyCloudAccount } from '../api/cloudAccounts';
 import { describeError } from '../api/problem';
 import type { CloudAccount } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { EmptyState, formatDate, StateIndicator } from '../app/common';
+import { EmptyState, formatDate } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
+import { AccountStatus, verificationNotice } from './verification';
 
 const s = strings.cloudAccounts;
 
@@ -27,8 +28,14 @@ export default function CloudAccountsPage() {
   const { notify } = useNotifications();
   const accounts = useCloudAccounts();
   const remove = useDeleteCloudAccount();
+  const verify = useVerifyCloudAccount();
   const [selected, setSelected] = useState<CloudAccount[]>([]);
   const [confirming, setConfirming] = useState<CloudAccount | null>(null);
+  const verifySelected = (account: CloudAccount) =>
+    verify.mutateAsync(account.id).then(
+      (checked) => notify(verificationNotice(checked, s.verification.verified(checked.name), s.verification.notVerified(checked.name))),
+      (error: unknown) => notify({ type: 'error', header: s.verifyFailed, content: describeError(error) }),
+    );
   const connect = canEdit ? (
     <Button variant="primary" data-testid="connect-cloud-account" onClick={() => navigate('/cloud-accounts/connect')}>
       {s.connect}
@@ -76,6 +83,14 @@ export default function CloudAccountsPage() {
                 actions={
                   canEdit && (
                     <SpaceBetween direction="horizontal" size="xs">
+                      <Button
+                        data-testid="verify-account"
+                        disabled={selected.length !== 1}
+                        loading={verify.isPending}
+                        onClick={() => void verifySelected(selected[0])}
+                      >
+                        {s.verify}
+                      </Button>
                       <Button data-testid="delete-cloud-account" disabled={selected.length !== 1} onClick={() => setConfirming(selected[0])}>
                         {strings.common.delete}
                       </Button>
@@ -101,7 +116,7 @@ export default function CloudAccountsPage() {
               { id: 'account', header: s.columns.account, cell: (a) => a.awsAccountId, sortingField: 'awsAccountId' },
               { id: 'role', header: s.columns.role, cell: (a) => a.roleArn },
               { id: 'regions', header: s.columns.regions, cell: (a) => a.regions.join(', ') },
-              { id: 'status', header: s.columns.status, cell: (a) => <StateIndicator state={a.status} />, sortingField: 'status' },
+              { id: 'status', header: s.columns.status, cell: (a) => <AccountStatus account={a} />, sortingField: 'status' },
               { id: 'created', header: s.columns.created, cell: (a) => formatDate(a.createdAt), sortingField: 'createdAt' },
             ]}
           />

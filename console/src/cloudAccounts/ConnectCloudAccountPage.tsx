@@ -10,8 +10,9 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Multiselect from '@cloudscape-design/components/multiselect';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import TextContent from '@cloudscape-design/components/text-content';
 import { useSizingCatalog } from '../api/catalog';
-import { useRegisterCloudAccount } from '../api/cloudAccounts';
+import { useDownloadOnboardingTemplate, useRegisterCloudAccount } from '../api/cloudAccounts';
 import { ApiError, describeError, mapFieldErrors, type FieldErrors } from '../api/problem';
 import type { CloudAccountRegistration } from '../api/types';
 import { AppShell } from '../app/AppShell';
@@ -20,8 +21,10 @@ import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
 import { NAME_PATTERN } from '../instances/specRules';
+import { verificationNotice } from './verification';
 
 const f = strings.cloudAccounts.form;
+const c = f.createRole;
 const r = strings.cloudAccounts.rules;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::([0-9]{12}):role\/.+$/;
 
@@ -43,6 +46,7 @@ export default function ConnectCloudAccountPage() {
   const { notify } = useNotifications();
   const catalog = useSizingCatalog();
   const register = useRegisterCloudAccount();
+  const template = useDownloadOnboardingTemplate();
   const [form, setForm] = useState<CloudAccountRegistration>({ name: '', awsAccountId: '', roleArn: '', regions: [] });
   const [submitted, setSubmitted] = useState(false);
   const [apiErrors, setApiErrors] = useState<FieldErrors>({});
@@ -59,8 +63,9 @@ export default function ConnectCloudAccountPage() {
     setFormError(undefined);
     if (Object.keys(validateRegistration(form)).length > 0) return;
     try {
-      await register.mutateAsync(form);
-      notify({ type: 'success', content: f.connected(form.name) });
+      const account = await register.mutateAsync(form);
+      // Verified or not, the list is where the account lives: the warning says what to fix, Verify is there.
+      notify(verificationNotice(account, f.connected(account.name), f.connectedUnverified(account.name)));
       navigate('/cloud-accounts');
     } catch (error) {
       const { fields, unmatched } = mapFieldErrors(error, ['name', 'awsAccountId', 'roleArn', 'regions']);
@@ -99,17 +104,52 @@ export default function ConnectCloudAccountPage() {
             }
           >
             <SpaceBetween size="l">
-              <Container header={<Header variant="h2">{f.externalId}</Header>}>
-                <SpaceBetween size="s">
-                  <Alert type="info">{f.externalIdHelp}</Alert>
-                  <Copyable text={organization.externalId} testId="external-id" />
-                  <Box variant="awsui-key-label">{f.trustPolicy}</Box>
-                  <Box variant="code">
-                    <pre style={{ margin: 0 }}>{trustCondition}</pre>
-                  </Box>
+              <Container
+                header={
+                  <Header
+                    variant="h2"
+                    description={c.description}
+                    actions={
+                      <Button
+                        formAction="none"
+                        iconName="download"
+                        data-testid="download-template"
+                        loading={template.isPending}
+                        onClick={() => template.mutate()}
+                      >
+                        {c.download}
+                      </Button>
+                    }
+                  >
+                    {c.title}
+                  </Header>
+                }
+              >
+                <SpaceBetween size="l">
+                  {template.error && (
+                    <Alert type="error" header={c.downloadFailed}>
+                      {describeError(template.error)}
+                    </Alert>
+                  )}
+                  <TextContent>
+                    <ol>
+                      {c.steps.map((step) => (
+                        <li key={step}>{step}</li>
+                      ))}
+                    </ol>
+                  </TextContent>
+                  <SpaceBetween size="s">
+                    <Box variant="h3">{f.externalId}</Box>
+                    <Alert type="info">{f.externalIdHelp}</Alert>
+                    <Copyable text={organization.externalId} testId="external-id" />
+                    <Box variant="awsui-key-label">{f.trustPolicy}</Box>
+                    <Box variant="code">
+                      <pre style={{ margin: 0 }}>{trustCondition}</pre>
+                    </Box>
+                  </SpaceBetween>
                 </SpaceBetween>
               </Container>
-              <Container>
+              <Container header={<Header variant="h2" description={f.register.description}>{f.register.title}</Header>}>
                 <SpaceBetween size="l">
                   <FormField label={f.name} constraintText={f.nameHint} errorText={errors.name}>
                     <Input data-testid="connect-name" value={form.name} onChange={({ detail }) => set({ name: detail.value.trim() })} />

@@ -120,6 +120,7 @@ export const strings = {
       nameHint: '3–64 lowercase letters, digits and hyphens; it becomes part of DNS names.',
       cloudAccount: 'Cloud account',
       cloudAccountPlaceholder: 'Choose a cloud account',
+      accountNotVerified: (status: string) => `${status}: verify its role on the Cloud accounts page first`,
       noAccounts: 'No cloud account yet.',
       connectAccount: 'Connect a cloud account',
       region: 'Region',
@@ -268,13 +269,39 @@ export const strings = {
     emptyTitle: 'No cloud accounts',
     emptyBody: 'Connect an AWS account to create instances in it.',
     columns: { name: 'Name', account: 'AWS account', role: 'Role ARN', regions: 'Regions', status: 'Status', created: 'Created' },
+    verify: 'Verify',
+    verifyFailed: 'The role could not be verified',
+    verification: {
+      header: 'Role verification',
+      missingActions: 'Actions the role does not allow',
+      checkedAt: (date: string) => `Last checked ${date}.`,
+      verified: (name: string) => `The role of ${name} is verified: the account can host instances.`,
+      notVerified: (name: string) => `The role of ${name} is not verified`,
+    },
     deleteTitle: 'Delete cloud account',
     deleteBody: (name: string) =>
       `Forget ${name}? Nothing changes in the AWS account: remove the role there yourself.`,
     deleted: (name: string) => `Cloud account ${name} deleted.`,
     form: {
       title: 'Connect cloud account',
-      description: 'Register a cross-account IAM role the control plane assumes to provision instances.',
+      description:
+        'Create a cross-account IAM role in your AWS account and register it. The control plane checks the role at once; only a verified account can host instances.',
+      createRole: {
+        title: '1. Create the role in your account',
+        description: 'A CloudFormation template creates the role the control plane assumes, with your external id already in it.',
+        download: 'Download CloudFormation template',
+        downloadFailed: 'The template could not be downloaded',
+        steps: [
+          'Download the template.',
+          'Sign in to the AWS account, open CloudFormation, choose Create stack → With new resources, and upload the template file.',
+          'Keep the parameter defaults, acknowledge that the stack creates IAM resources with custom names, and create the stack.',
+          'When the stack reaches CREATE_COMPLETE, copy the RoleArn value from its Outputs tab into the form below.',
+        ],
+      },
+      register: {
+        title: '2. Register the role',
+        description: 'The control plane assumes the role and checks that it allows every action it needs, changing nothing in the account.',
+      },
       name: 'Name',
       nameHint: '3–64 lowercase letters, digits and hyphens.',
       accountId: 'AWS account id',
@@ -286,10 +313,11 @@ export const strings = {
       regionsHint: 'The regions instances may be created in.',
       externalId: 'External id',
       externalIdHelp:
-        'Put this external id into the role’s trust policy (condition sts:ExternalId), so only this organization’s requests can assume it.',
+        'The template already requires this external id. If you create the role yourself, put it into the role’s trust policy (condition sts:ExternalId), so only this organization’s requests can assume it.',
       trustPolicy: 'Trust policy condition',
       submit: 'Connect',
-      connected: (name: string) => `Cloud account ${name} connected.`,
+      connected: (name: string) => `Cloud account ${name} connected; its role is verified.`,
+      connectedUnverified: (name: string) => `Cloud account ${name} connected, but its role is not verified`,
     },
     rules: {
       name: 'must be 3 to 64 lowercase letters, digits and hyphens, starting with a letter',

@@ -38,9 +38,21 @@ export const account: CloudAccount = {
   roleArn: 'arn:aws:iam::123456789012:role/KeelControlPlane',
   externalId: 'keel-3f9a1c7e5b2d4086',
   regions: ['us-east-1', 'eu-west-1'],
-  status: 'PENDING_VERIFICATION',
-  verification: { checkedAt: null, missingActions: [], message: null },
+  status: 'VERIFIED',
+  verification: { checkedAt: '2026-11-23T09:14:03Z', missingActions: [], message: null },
   createdAt: '2026-11-23T09:14:02Z',
+};
+
+/** The same account after a check found the role lacking two actions. */
+export const failedAccount: CloudAccount = {
+  ...account,
+  status: 'VERIFICATION_FAILED',
+  verification: {
+    checkedAt: '2026-11-23T09:14:03Z',
+    missingActions: ['ec2:RunInstances', 'fsx:CreateFileSystem'],
+    message:
+      "The role does not allow 2 action(s) Keel needs: ec2:RunInstances, fsx:CreateFileSystem. Update the role's policy (the current onboarding template has them) and verify again.",
+  },
 };
 
 export function organization(role: Organization['role']): Organization {

@@ -35,7 +35,14 @@ export function BasicsStep({ draft, update, errors, accounts }: StepProps) {
             data-testid="wizard-cloud-account"
             selectedOption={accountOption}
             placeholder={s.cloudAccountPlaceholder}
-            options={accounts.map((a) => ({ value: a.id, label: a.name, description: a.awsAccountId }))}
+            // Only a verified account can host an instance; the others show why they cannot be chosen.
+            options={accounts.map((a) => ({
+              value: a.id,
+              label: a.name,
+              description: a.awsAccountId,
+              disabled: a.status !== 'VERIFIED',
+              disabledReason: a.status !== 'VERIFIED' ? s.accountNotVerified(strings.states[a.status] ?? a.status) : undefined,
+            }))}
             onChange={({ detail }) => {
               const next = accounts.find((a) => a.id === detail.selectedOption.value);
               update('basics', {

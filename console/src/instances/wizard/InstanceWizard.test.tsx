@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { createKeelClient, call } from '../../api/client';
-import { account, catalogV1 } from '../../test/fixtures';
+import { account, catalogV1, failedAccount } from '../../test/fixtures';
 import { fakeApi, json, renderWithProviders } from '../../test/render';
 import type { SpecDraft } from '../specRules';
 import { InstanceWizard } from './InstanceWizard';
@@ -49,6 +49,22 @@ function fieldError(testId: string) {
 }
 
 describe('create-instance wizard', () => {
+  it('offers only verified cloud accounts: the others are listed but cannot be chosen', () => {
+    const failed = { ...failedAccount, id: 'a2b3c4d5-0000-4000-8000-000000000002', name: 'staging' };
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account, failed]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api: fakeApi({}),
+    });
+    const select = createWrapper(document.body).findSelect('[data-testid="wizard-cloud-account"]')!;
+    act(() => select.openDropdown());
+    const options = select.findDropdown().findOptions();
+    expect(options.map((o) => o.getElement().textContent)).toEqual([
+      expect.stringContaining(account.name),
+      expect.stringContaining('staging'),
+    ]);
+    const disabled = select.findDropdown().findDisabledOptions();
+    expect(disabled.map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('staging')]);
+  });
+
   it('moves between steps only when the current step is valid, and back freely', async () => {
     const api = fakeApi({ 'POST /estimates': estimate });
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });

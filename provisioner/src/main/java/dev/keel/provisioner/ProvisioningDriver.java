@@ -20,4 +20,10 @@ public interface ProvisioningDriver {
      * exists yet (a spec not created), and touches no cloud at all.
      */
     List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe);
+
+    /**
+     * Whether the driver can work in {@code account}: assumes its role afresh (never from a cache)
+     * and checks that it allows every action the driver calls, changing nothing.
+     */
+    AccountVerification verify(ProvisioningTarget.Account account, String region);
 }

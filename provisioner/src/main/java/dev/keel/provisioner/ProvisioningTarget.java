@@ -1,17 +1,31 @@
 package dev.keel.provisioner;
 
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
-
 
 /**
  * Everything a driver needs to converge one instance: where (account, role, region, network), what
- * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), and what it last saw.
+ * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), what it last saw, and
+ * which broker machines ({@code impairedBrokers}, EC2 instance ids) stopped reporting and are to be
+ * replaced.
  */
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                                 Inventory observed, Agent agent) {
+                                 Inventory observed, Agent agent, Set<String> impairedBrokers) {
+
+    public ProvisioningTarget {
+        impairedBrokers = Set.copyOf(impairedBrokers);
+    }
+
+    /** A target with every broker machine taken to be sound. */
+    public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
+                              List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
+                              String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent) {
+        this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
+                instanceType, brokerCount, brokerVersion, observed, agent, Set.of());
+    }
 
     /** The customer account reached by assuming {@code roleArn} with {@code externalId}. */
     public record Account(String awsAccountId, String roleArn, String externalId) {
@@ -40,14 +54,20 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         return agent == null ? null : agent.ingestToken();
     }
 
+    public ProvisioningTarget withImpairedBrokers(Set<String> ec2InstanceIds) {
+        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds);
+    }
+
     public ProvisioningTarget withObserved(Inventory inventory) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers);
     }
 
     /** The same instance resized: another AKU and broker count (and FSx sizing), as an UPDATE would see it. */
     public ProvisioningTarget resized(int newAku, int newBrokerCount, Integer newFsxThroughputMBps, Integer newFsxCount) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, newAku,
-                newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent);
+                newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent,
+                impairedBrokers);
     }
 }

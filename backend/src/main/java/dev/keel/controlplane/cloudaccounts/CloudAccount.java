@@ -12,6 +12,6 @@ public record CloudAccount(UUID id, String name, String awsAccountId, String rol
         PENDING_VERIFICATION, VERIFIED, VERIFICATION_FAILED
     }
 
-    public record Verification(Instant checkedAt, List<String> missingActions) {
+    public record Verification(Instant checkedAt, List<String> missingActions, String message) {
     }
 }

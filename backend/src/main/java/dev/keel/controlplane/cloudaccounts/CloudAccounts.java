@@ -13,6 +13,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -25,9 +27,15 @@ import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.FieldError;
 import dev.keel.controlplane.shared.Page;
+import dev.keel.provisioner.AccountVerification;
+import dev.keel.provisioner.ProvisioningDriver;
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
 
 @Service
 public class CloudAccounts {
+
+    private static final Logger log = LoggerFactory.getLogger(CloudAccounts.class);
 
     private static final Pattern NAME = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
     private static final Pattern ACCOUNT_ID = Pattern.compile("^[0-9]{12}$");
@@ -37,13 +45,15 @@ public class CloudAccounts {
     private final SizingCatalogs catalogs;
     private final AuditLog audit;
     private final List<CloudAccountUsage> usages;
+    private final ProvisioningDriver driver;
 
-    CloudAccounts(JdbcClient jdbc, SizingCatalogs catalogs, AuditLog audit,
-                  List<CloudAccountUsage> usages) {
+    CloudAccounts(JdbcClient jdbc, SizingCatalogs catalogs, AuditLog audit, List<CloudAccountUsage> usages,
+                  ProvisioningDriver driver) {
         this.jdbc = jdbc;
         this.catalogs = catalogs;
         this.audit = audit;
         this.usages = usages;
+        this.driver = driver;
     }
 
     public Optional<CloudAccount> find(UUID organizationId, UUID id) {
@@ -98,6 +108,37 @@ public class CloudAccounts {
         return account;
     }
 
+    /**
+     * Checks the account's role now (assume it, simulate every action the provisioner calls) and
+     * records the answer. Runs outside any transaction: it waits on AWS. When AWS cannot be reached
+     * the account keeps its status and the message says to try again.
+     */
+    CloudAccount verify(Caller caller, UUID id) {
+        CloudAccount before = get(caller.organizationId(), id);
+        CloudAccount.Status status;
+        AccountVerification verification;
+        try {
+            verification = driver.verify(new ProvisioningTarget.Account(before.awsAccountId(), before.roleArn(),
+                    before.externalId()), before.regions().getFirst());
+            status = verification.verified() ? CloudAccount.Status.VERIFIED : CloudAccount.Status.VERIFICATION_FAILED;
+        } catch (ProvisioningException e) {
+            log.warn("Verifying cloud account {} could not finish: {}", id, e.getMessage());
+            status = before.status();
+            verification = AccountVerification.failed("The role could not be checked this time (" + e.getMessage()
+                    + "); verify again in a moment.");
+        }
+        jdbc.sql("""
+                UPDATE cloud_accounts SET status = ?, missing_actions = ?, verification_message = ?,
+                                          verification_checked_at = now()
+                WHERE id = ?
+                """)
+                .params(status.name(), verification.missingActions().toArray(String[]::new), verification.message(), id)
+                .update();
+        CloudAccount after = get(caller.organizationId(), id);
+        audit.record(caller, "cloud-account.verify", "cloud-account", id, before, after);
+        return after;
+    }
+
     @Transactional
     void delete(Caller caller, UUID id) {
         CloudAccount account = get(caller.organizationId(), id);
@@ -147,7 +188,7 @@ public class CloudAccounts {
                 rs.getString("role_arn"), rs.getString("external_id"), strings(rs.getArray("regions")),
                 CloudAccount.Status.valueOf(rs.getString("status")),
                 new CloudAccount.Verification(checked == null ? null : checked.toInstant(),
-                        strings(rs.getArray("missing_actions"))),
+                        strings(rs.getArray("missing_actions")), rs.getString("verification_message")),
                 rs.getTimestamp("created_at").toInstant());
     }
 

@@ -44,7 +44,7 @@ class CloudAccountsController {
 
     @PostMapping
     ResponseEntity<CloudAccount> register(Caller caller, @RequestBody CloudAccountRegistration registration) {
-        CloudAccount account = accounts.register(caller, registration);
+        CloudAccount account = accounts.verify(caller, accounts.register(caller, registration).id());
         return ResponseEntity.created(URI.create("/api/v1/cloud-accounts/" + account.id())).body(account);
     }
 
@@ -57,6 +57,12 @@ class CloudAccountsController {
     @GetMapping("/{cloudAccountId}")
     CloudAccount get(Caller caller, @PathVariable UUID cloudAccountId) {
         return accounts.get(caller.organizationId(), cloudAccountId);
+    }
+
+    /** Checks the role again, typically after the customer changed its policy. */
+    @PostMapping("/{cloudAccountId}/verify")
+    CloudAccount verify(Caller caller, @PathVariable UUID cloudAccountId) {
+        return accounts.verify(caller, cloudAccountId);
     }
 
     @DeleteMapping("/{cloudAccountId}")

@@ -24,7 +24,8 @@ import dev.keel.provisioner.ResourceChange;
 
 /**
  * Periodically compares each running instance's cloud resources with its spec (the driver's
- * repair plan, which reads the account and changes nothing). What differs is recorded as the
+ * repair plan, which reads the account and changes nothing), broker machines that went silent
+ * included. What differs is recorded as the
  * instance's drift, which the {@code Degraded} condition reports; with
  * {@code keel.drift.auto-repair} (the default) a {@code REPAIR} operation then converges it. One
  * plan per instance per period: the cost is linear in instances.
@@ -80,7 +81,7 @@ class DriftReconciler {
         Instant observed = Instant.now();
         List<ResourceChange> changes = driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
         String drift = changes.isEmpty() ? null : changes.stream()
-                .map(c -> c.logicalName() + " (" + c.type() + ") " + describe(c.action()))
+                .map(c -> c.logicalName() + " (" + c.type() + ") " + describe(c))
                 .collect(Collectors.joining(", "));
         transactions.executeWithoutResult(tx -> repository.lock(instance.id())
                 .filter(locked -> locked.state() == InstanceState.RUNNING)
@@ -105,10 +106,11 @@ class DriftReconciler {
         }
     }
 
-    private static String describe(ResourceChange.Action action) {
-        return switch (action) {
+    private static String describe(ResourceChange change) {
+        return switch (change.action()) {
             case CREATE -> "is missing";
             case UPDATE -> "differs from the spec";
+            case REPLACE -> "is to be replaced: " + change.reason();
             case DELETE -> "should not exist";
         };
     }

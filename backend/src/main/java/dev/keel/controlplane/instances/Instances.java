@@ -238,6 +238,12 @@ public class Instances {
         CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
                 .orElseThrow(() -> ApiException.validation("cloudAccountId",
                         "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));
+        if (account.status() != CloudAccount.Status.VERIFIED) {
+            String why = account.verification().message() != null ? account.verification().message()
+                    : "it has not been checked yet.";
+            throw ApiException.validation("cloudAccountId", "cloud account " + account.name() + " is "
+                    + account.status() + ": " + why + " Fix its role, then POST /cloud-accounts/" + account.id() + "/verify");
+        }
         if (!account.regions().contains(request.region())) {
             throw ApiException.validation("region", "cloud account " + account.name() + " allows only " + account.regions()
                     + "; add " + request.region() + " to it or choose one of those");

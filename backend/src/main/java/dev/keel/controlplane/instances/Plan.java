@@ -5,13 +5,13 @@ import java.util.List;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.ResourceChange;
 
-/** The cloud resources an operation would create, update or delete, changing nothing. */
+/** The cloud resources an operation would create, update, replace or delete, changing nothing. */
 record Plan(String kind, List<Change> changes, Summary summary) {
 
     record Change(String action, String resourceType, String name, String id, String reason) {
     }
 
-    record Summary(int create, int update, int delete) {
+    record Summary(int create, int update, int replace, int delete) {
     }
 
     static Plan of(ChangeKind kind, List<ResourceChange> changes) {
@@ -19,7 +19,7 @@ record Plan(String kind, List<Change> changes, Summary summary) {
                 .map(c -> new Change(c.action().name(), c.type(), c.logicalName(), c.id(), c.reason()))
                 .toList(),
                 new Summary(count(changes, ResourceChange.Action.CREATE), count(changes, ResourceChange.Action.UPDATE),
-                        count(changes, ResourceChange.Action.DELETE)));
+                        count(changes, ResourceChange.Action.REPLACE), count(changes, ResourceChange.Action.DELETE)));
     }
 
     private static int count(List<ResourceChange> changes, ResourceChange.Action action) {

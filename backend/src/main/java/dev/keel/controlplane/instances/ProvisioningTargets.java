@@ -16,11 +16,13 @@ class ProvisioningTargets {
     private final CloudAccounts accounts;
     private final SizingCatalogs catalogs;
     private final InstanceTokens tokens;
+    private final ImpairedBrokers impaired;
 
-    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens) {
+    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens, ImpairedBrokers impaired) {
         this.accounts = accounts;
         this.catalogs = catalogs;
         this.tokens = tokens;
+        this.impaired = impaired;
     }
 
     ProvisioningTarget of(Instance instance) {
@@ -35,6 +37,6 @@ class ProvisioningTargets {
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
-                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())));
+                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()));
     }
 }

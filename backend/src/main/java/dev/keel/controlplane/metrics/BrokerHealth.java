@@ -32,7 +32,7 @@ class BrokerHealth {
     private final Duration staleAfter;
 
     BrokerHealth(Instances instances, MetricsStore store, Clock clock,
-                 @Value("${keel.health.stale-after:30s}") Duration staleAfter) {
+                 @Value("${keel.health.stale-after:20s}") Duration staleAfter) {
         this.instances = instances;
         this.store = store;
         this.clock = clock;

@@ -33,7 +33,7 @@ class MetricsJobs {
     /** Health is resolved when the task runs: the scheduler is built before the features it serves. */
     @Bean
     RecurringTask<Void> evaluateBrokerHealth(ObjectProvider<BrokerHealth> health,
-                                             @Value("${keel.health.interval:10s}") Duration interval) {
+                                             @Value("${keel.health.interval:5s}") Duration interval) {
         return Tasks.recurring("evaluate-broker-health", FixedDelay.of(interval))
                 .execute((instance, context) -> health.getObject().evaluateAll());
     }

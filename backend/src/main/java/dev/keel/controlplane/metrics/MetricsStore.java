@@ -48,14 +48,16 @@ class MetricsStore {
         }
         BrokerReport.Health health = report.health();
         jdbc.sql("""
-                INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up, quorum_ok, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up, quorum_ok,
+                                            detail, ec2_instance_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (instance_id, node_id) DO UPDATE
                 SET reported_at = excluded.reported_at, address = excluded.address, process_up = excluded.process_up,
-                    listener_up = excluded.listener_up, quorum_ok = excluded.quorum_ok, detail = excluded.detail
+                    listener_up = excluded.listener_up, quorum_ok = excluded.quorum_ok, detail = excluded.detail,
+                    ec2_instance_id = excluded.ec2_instance_id
                 """)
                 .params(instanceId, nodeId, Timestamp.from(at), report.address(), health.processUp(),
-                        health.listenerReachable(), health.controllerQuorumKnown(), report.detail())
+                        health.listenerReachable(), health.controllerQuorumKnown(), report.detail(), report.ec2InstanceId())
                 .update();
     }
 

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
@@ -26,7 +27,8 @@ import dev.keel.provisioner.Inventory.CloudResource;
  * operation engine can be run and tested end to end before the AWS driver is wired in.
  * <p>
  * Failure paths are reachable the way payment sandboxes make them reachable, through the input: an
- * instance named {@code fail-at-<step>-…} fails permanently at that step.
+ * instance named {@code fail-at-<step>-…} fails permanently at that step, and a role named
+ * {@code unverifiable…} fails verification for want of {@code ec2:RunInstances}.
  */
 public class NoCloudProvisioningDriver implements ProvisioningDriver {
 
@@ -34,6 +36,7 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
     private static final String DOMAIN = ".nocloud.invalid";
 
     private static final String FAILURE_TRIGGER = "fail-at-";
+    private static final String UNVERIFIABLE_ROLE = ":role/unverifiable";
 
     private final Duration stepDelay;
 
@@ -69,6 +72,13 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
             }
         }
         return steps;
+    }
+
+    @Override
+    public AccountVerification verify(ProvisioningTarget.Account account, String region) {
+        return account.roleArn().contains(UNVERIFIABLE_ROLE)
+                ? AccountVerification.missing(List.of("ec2:RunInstances"))
+                : AccountVerification.allowed();
     }
 
     @Override

@@ -31,7 +31,10 @@ class AuditApiTest extends ApiTest {
         assertThat(create.get("after").get("name").asString()).isEqualTo(instance.get("name").asString());
 
         JsonNode accountEvents = api.get("/audit-events?resourceType=cloud-account&resourceId=" + accountId).json().get("items");
-        assertThat(accountEvents).extracting(e -> e.get("action").asString()).containsExactly("cloud-account.register");
+        assertThat(accountEvents).extracting(e -> e.get("action").asString())
+                .containsExactly("cloud-account.verify", "cloud-account.register");
+        assertThat(accountEvents.get(0).get("before").get("status").asString()).isEqualTo("PENDING_VERIFICATION");
+        assertThat(accountEvents.get(0).get("after").get("status").asString()).isEqualTo("VERIFIED");
     }
 
     @Test

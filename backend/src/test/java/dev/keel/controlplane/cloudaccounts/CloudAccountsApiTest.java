@@ -1,5 +1,6 @@
 package dev.keel.controlplane.cloudaccounts;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -24,10 +25,36 @@ class CloudAccountsApiTest extends ApiTest {
         assertThat(response.status()).isEqualTo(201);
         JsonNode account = response.json();
         assertThat(response.header("Location")).contains("/api/v1/cloud-accounts/" + account.get("id").asString());
-        assertThat(account.get("status").asString()).isEqualTo("PENDING_VERIFICATION");
+        assertThat(account.get("status").asString()).as("the no-cloud driver allows every role").isEqualTo("VERIFIED");
+        assertThat(account.get("verification").get("checkedAt").isNull()).isFalse();
         assertThat(account.get("externalId").asString())
                 .isEqualTo(api.get("/organizations/me").json().get("externalId").asString());
         assertThat(api.get("/cloud-accounts/" + account.get("id").asString()).json()).isEqualTo(account);
+    }
+
+    @Test
+    void aRoleThatFailsVerificationSaysWhatIsMissingAndCannotHostInstances() {
+        ApiClient api = api(EDITOR);
+        JsonNode account = api.post("/cloud-accounts", Map.of("name", unique("weak"), "awsAccountId", "123456789012",
+                "roleArn", "arn:aws:iam::123456789012:role/" + unique("unverifiable"), "regions", List.of("us-east-1"))).json();
+        String id = account.get("id").asString();
+
+        assertThat(account.get("status").asString()).isEqualTo("VERIFICATION_FAILED");
+        assertThat(account.get("verification").get("missingActions")).extracting(JsonNode::asString)
+                .containsExactly("ec2:RunInstances");
+        assertThat(account.get("verification").get("message").asString()).contains("ec2:RunInstances");
+        ApiClient.Response create = api.post("/instances", instanceBody(id, "S3", 1, 3));
+        assertThat(create.status()).isEqualTo(400);
+        assertThat(create.json().get("errors").get(0).get("field").asString()).isEqualTo("cloudAccountId");
+        assertThat(create.json().get("errors").get(0).get("message").asString())
+                .contains("VERIFICATION_FAILED").contains("ec2:RunInstances").contains("/cloud-accounts/" + id + "/verify");
+
+        ApiClient.Response again = api.post("/cloud-accounts/" + id + "/verify", null);
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json().get("status").asString()).isEqualTo("VERIFICATION_FAILED");
+        assertThat(Instant.parse(again.json().get("verification").get("checkedAt").asString()))
+                .isAfterOrEqualTo(Instant.parse(account.get("verification").get("checkedAt").asString()));
+        assertThat(api(VIEWER).post("/cloud-accounts/" + id + "/verify", null).status()).isEqualTo(403);
     }
 
     @Test

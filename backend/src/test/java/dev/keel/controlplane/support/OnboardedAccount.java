@@ -23,6 +23,8 @@ public final class OnboardedAccount {
         ApiClient.Response registered = api.post("/cloud-accounts", Map.of("name", Fixtures.unique("localstack"),
                 "awsAccountId", roleArn.split(":")[4], "roleArn", roleArn, "regions", List.of(CustomerAccount.REGION)));
         assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        assertThat(registered.json().get("status").asString()).as("the onboarding template passes verification: "
+                + registered.json().get("verification")).isEqualTo("VERIFIED");
         accountId = registered.json().get("id").asString();
     }
 

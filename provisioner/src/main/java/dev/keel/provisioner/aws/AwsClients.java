@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.keel.provisioner.ProvisioningTarget;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -70,6 +71,16 @@ public final class AwsClients implements AutoCloseable {
                             .forcePathStyle(settings.endpoints().s3Endpoint().isPresent()).build(),
                     configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), region, provider).build());
         });
+    }
+
+    /**
+     * An IAM client with credentials assumed just now, past the cache: verification must see the
+     * role's trust policy as it is. The caller closes it.
+     */
+    IamClient freshIam(ProvisioningTarget.Account account, String region) {
+        AssumedRoleCredentials.Assumed assumed = assume(region, account.roleArn(), account.externalId(), "keel-verify");
+        return configure(IamClient.builder(), settings.endpoints().iamEndpoint(), Region.AWS_GLOBAL,
+                StaticCredentialsProvider.create(assumed.credentials())).build();
     }
 
     private AssumedRoleCredentials.Assumed assume(String region, String roleArn, String externalId,

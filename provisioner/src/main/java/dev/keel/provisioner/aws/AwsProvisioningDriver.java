@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
@@ -50,11 +51,13 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     private final AwsProvisionerSettings settings;
     private final AwsClients clients;
+    private final RoleVerifier verifier;
     private final LongAdder waitedNanos = new LongAdder();
 
     public AwsProvisioningDriver(AwsProvisionerSettings settings) {
         this.settings = settings;
         this.clients = new AwsClients(settings);
+        this.verifier = new RoleVerifier(clients);
     }
 
     @Override
@@ -86,6 +89,11 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
             }
         }
         return List.copyOf(steps);
+    }
+
+    @Override
+    public AccountVerification verify(ProvisioningTarget.Account account, String region) {
+        return verifier.verify(account, region);
     }
 
     @Override
@@ -150,7 +158,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     /** What applying a change of {@code kind} would do, given an observation. Pure. */
     public List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, ObservedState observed) {
-        return Planner.plan(kind, DesiredState.of(target, DesiredState.Defaults.of(settings)), observed);
+        return Planner.plan(kind, DesiredState.of(target, DesiredState.Defaults.of(settings)), observed,
+                target.impairedBrokers());
     }
 
     /** Time spent sleeping between polls of AWS lifecycles (instance running, file system available…) since start. */

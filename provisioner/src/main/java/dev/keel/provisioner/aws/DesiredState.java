@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
     public static final int KAFKA_PORT = 9092;
     public static final int CONTROLLER_PORT = 9093;
     public static final String IAM_PATH = "/keel/";
+    /** Every bucket and IAM name starts with it, which the onboarding policy's resource patterns rely on. */
+    public static final String NAME_PREFIX = "keel-";
     public static final String WAL_DEVICE = "/dev/sdf";
 
     public record Bucket(String logicalName, String name, Integer expireAfterDays) {
@@ -52,10 +55,24 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
                                 List<IngressRule> ingress) {
     }
 
+    /**
+     * The brokers' launch template. {@code nodeSpec} is what the spec determines (and
+     * {@code specVersion} hashes); the user data adds what only the cloud knows once the WAL file
+     * systems exist, their NFS endpoints, so a plan and an apply agree on the version.
+     */
     public record LaunchTemplate(String logicalName, String name, String imageId, String instanceType,
-                                 String userDataJson, String specVersion) {
-        public String userDataBase64() {
-            return Base64.getEncoder().encodeToString(userDataJson.getBytes(StandardCharsets.UTF_8));
+                                 Map<String, Object> nodeSpec, String specVersion) {
+
+        public LaunchTemplate {
+            nodeSpec = Collections.unmodifiableMap(new LinkedHashMap<>(nodeSpec));
+        }
+
+        public String userDataBase64(List<Map<String, Object>> walNfsEndpoints) {
+            Map<String, Object> spec = new LinkedHashMap<>(nodeSpec);
+            if (!walNfsEndpoints.isEmpty()) {
+                spec.put("walNfsEndpoints", walNfsEndpoints);
+            }
+            return Base64.getEncoder().encodeToString(Json.write(spec).getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -131,10 +148,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
         }
         spec.put("ingestUrl", ingest);
         spec.put("ingestToken", target.ingestToken());
-        String userData = Json.write(spec);
-        String specVersion = sha256(image + "|" + target.instanceType() + "|" + userData).substring(0, 8);
+        String specVersion = sha256(image + "|" + target.instanceType() + "|" + Json.write(spec)).substring(0, 8);
         LaunchTemplate lt = new LaunchTemplate("launch-template", base + "-brokers", image, target.instanceType(),
-                userData, specVersion);
+                spec, specVersion);
 
         List<Broker> brokers = new ArrayList<>();
         List<WalVolume> volumes = new ArrayList<>();
@@ -185,7 +201,7 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
     }
 
     public static String prefix(UUID instanceId) {
-        return "keel-" + instanceId;
+        return NAME_PREFIX + instanceId;
     }
 
     public static String brokerName(int node) {

@@ -138,7 +138,7 @@ final class Ec2Ops {
                 .imageId(lt.imageId()).instanceType(lt.instanceType())
                 .iamInstanceProfile(p -> p.name(ctx.desired().role().profileName()))
                 .securityGroupIds(groupId)
-                .userData(lt.userDataBase64())
+                .userData(lt.userDataBase64(FsxOps.nfsEndpoints(ctx)))
                 .metadataOptions(m -> m.httpTokens("required").instanceMetadataTags("enabled"))
                 .tagSpecifications(
                         software.amazon.awssdk.services.ec2.model.LaunchTemplateTagSpecificationRequest.builder()
@@ -147,11 +147,10 @@ final class Ec2Ops {
                 .build();
         Optional<Resource> existing = Observer.launchTemplates(ctx.aws(), ctx.target().instanceId()).stream()
                 .filter(r -> r.logicalName().equals(lt.logicalName())).findFirst();
-        Map<String, String> tags = new java.util.LinkedHashMap<>(ctx.desired().tags(lt.logicalName()));
-        tags.put(DesiredState.TAG_SPEC_VERSION, lt.specVersion());
+        Map<String, String> tags = ctx.desired().tags(lt.logicalName());
         if (existing.isEmpty()) {
             try {
-                ec2.createLaunchTemplate(b -> b.launchTemplateName(lt.name()).versionDescription("spec "
+                ec2.createLaunchTemplate(b -> b.launchTemplateName(lt.name()).versionDescription(Observer.SPEC_PREFIX
                                 + lt.specVersion()).launchTemplateData(data)
                         .clientToken(lt.name() + "-" + lt.specVersion())
                         .tagSpecifications(tagSpec(ResourceType.LAUNCH_TEMPLATE, tags)));
@@ -167,12 +166,10 @@ final class Ec2Ops {
         } else if (!lt.specVersion().equals(existing.get().attribute("specVersion"))) {
             String id = existing.get().id();
             Long version = AwsCalls.call("ec2:CreateLaunchTemplateVersion", () -> ec2.createLaunchTemplateVersion(b -> b
-                    .launchTemplateId(id).versionDescription("spec " + lt.specVersion()).launchTemplateData(data)
+                    .launchTemplateId(id).versionDescription(Observer.SPEC_PREFIX + lt.specVersion()).launchTemplateData(data)
                     .clientToken(lt.name() + "-" + lt.specVersion())).launchTemplateVersion().versionNumber());
             AwsCalls.run("ec2:ModifyLaunchTemplate", () -> ec2.modifyLaunchTemplate(b -> b.launchTemplateId(id)
                     .defaultVersion(version.toString())));
-            AwsCalls.run("ec2:CreateTags", () -> ec2.createTags(b -> b.resources(id)
-                    .tags(StepContext.ec2Tags(Map.of(DesiredState.TAG_SPEC_VERSION, lt.specVersion())))));
         }
     }
 
@@ -207,10 +204,18 @@ final class Ec2Ops {
         List<Resource> all = Observer.instances(ctx.aws(), ctx.target().instanceId(), true);
         for (DesiredState.Broker broker : ctx.desired().brokers()) {
             List<Resource> mine = all.stream().filter(r -> r.logicalName().equals(broker.logicalName())).toList();
-            Optional<Resource> live = mine.stream().filter(Ec2Ops::alive).findFirst();
-            if (live.isPresent()) {
-                if ("stopped".equals(live.get().attribute("state"))) {
-                    AwsCalls.run("ec2:StartInstances", () -> ec2.startInstances(b -> b.instanceIds(live.get().id())));
+            Resource live = mine.stream().filter(Ec2Ops::alive).findFirst().orElse(null);
+            if (live != null && ctx.target().impairedBrokers().contains(live.id())) {
+                // Its agent went silent: the machine is lost to us even if EC2 calls it running. The
+                // replacement takes the node id (and its WAL volume, in attach-wal-volumes); it has a
+                // new id, so a resumed step leaves it alone.
+                terminate(ctx, List.of(live.id()));
+                live = null;
+            }
+            if (live != null) {
+                if ("stopped".equals(live.attribute("state"))) {
+                    String id = live.id();
+                    AwsCalls.run("ec2:StartInstances", () -> ec2.startInstances(b -> b.instanceIds(id)));
                 }
                 continue;
             }

@@ -2,7 +2,9 @@ package dev.keel.provisioner.aws;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -32,7 +34,40 @@ final class FsxOps {
     }
 
     private static Optional<Resource> find(StepContext ctx, String type, String logical) {
-        return observe(ctx).stream().filter(r -> r.type().equals(type) && r.logicalName().equals(logical)).findFirst();
+        return find(observe(ctx), type, logical);
+    }
+
+    private static Optional<Resource> find(List<Resource> observed, String type, String logical) {
+        return observed.stream().filter(r -> r.type().equals(type) && r.logicalName().equals(logical)).findFirst();
+    }
+
+    /**
+     * Where brokers mount each WAL file system from, in file-system order as the broker agent
+     * expects: the SVM's NFS DNS name and the volume's junction path. AWS assigns them, so they
+     * are read once the file systems exist (the step before the launch template).
+     */
+    static List<Map<String, Object>> nfsEndpoints(StepContext ctx) {
+        if (ctx.desired().fileSystems().isEmpty()) {
+            return List.of();
+        }
+        List<Resource> observed = observe(ctx);
+        List<Map<String, Object>> endpoints = new ArrayList<>();
+        for (DesiredState.WalFileSystem want : ctx.desired().fileSystems()) {
+            String dnsName = find(observed, ObservedState.FSX_SVM, want.svmLogicalName())
+                    .map(r -> r.attribute("nfsDnsName")).orElse(null);
+            String junctionPath = find(observed, ObservedState.FSX_VOLUME, want.volumeLogicalName())
+                    .map(r -> r.attribute("junctionPath")).orElse(null);
+            if (dnsName == null || junctionPath == null) {
+                throw new ProvisioningException("WAL_FILE_SYSTEM_NOT_READY", "WAL file system " + want.index()
+                        + " has no NFS endpoint yet; it is created by the step before this one.", true);
+            }
+            Map<String, Object> endpoint = new LinkedHashMap<>();
+            endpoint.put("index", want.index());
+            endpoint.put("dnsName", dnsName);
+            endpoint.put("junctionPath", junctionPath);
+            endpoints.add(endpoint);
+        }
+        return endpoints;
     }
 
     private static List<Tag> tags(StepContext ctx, String logical) {

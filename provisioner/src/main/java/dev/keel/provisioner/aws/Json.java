@@ -1,30 +1,47 @@
 package dev.keel.provisioner.aws;
 
+import java.util.List;
 import java.util.Map;
 
-/** Writes the flat JSON of a node spec (strings, numbers, booleans, null), keys in insertion order. */
+/** Writes the JSON of a node spec (strings, numbers, booleans, null, lists and maps of them), keys in insertion order. */
 final class Json {
 
     private Json() {
     }
 
-    static String write(Map<String, Object> values) {
-        StringBuilder out = new StringBuilder("{");
-        values.forEach((key, value) -> {
-            if (out.length() > 1) {
-                out.append(',');
+    static String write(Map<String, ?> values) {
+        StringBuilder out = new StringBuilder();
+        value(out, values);
+        return out.toString();
+    }
+
+    private static void value(StringBuilder out, Object value) {
+        switch (value) {
+            case null -> out.append("null");
+            case Number n -> out.append(n);
+            case Boolean b -> out.append(b);
+            case Map<?, ?> map -> {
+                out.append('{');
+                String separator = "";
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    out.append(separator);
+                    string(out, e.getKey().toString());
+                    out.append(':');
+                    value(out, e.getValue());
+                    separator = ",";
+                }
+                out.append('}');
             }
-            string(out, key);
-            out.append(':');
-            if (value == null) {
-                out.append("null");
-            } else if (value instanceof Number || value instanceof Boolean) {
-                out.append(value);
-            } else {
-                string(out, value.toString());
+            case List<?> list -> {
+                out.append('[');
+                for (int i = 0; i < list.size(); i++) {
+                    out.append(i == 0 ? "" : ",");
+                    value(out, list.get(i));
+                }
+                out.append(']');
             }
-        });
-        return out.append('}').toString();
+            default -> string(out, value.toString());
+        }
     }
 
     private static void string(StringBuilder out, String s) {

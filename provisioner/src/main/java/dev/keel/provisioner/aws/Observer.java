@@ -95,6 +95,9 @@ final class Observer {
                 .toList());
     }
 
+    /** How each launch template version describes itself: {@code spec <version>}. */
+    static final String SPEC_PREFIX = "spec ";
+
     static List<ObservedState.Resource> launchTemplates(AwsClients.Customer aws, UUID instanceId) {
         return AwsCalls.call("ec2:DescribeLaunchTemplates", () -> aws.ec2().describeLaunchTemplatesPaginator(b -> b
                 .filters(byInstance(instanceId))).launchTemplates().stream()
@@ -102,11 +105,24 @@ final class Observer {
                     Map<String, String> tags = tags(t.tags());
                     Map<String, String> attrs = new HashMap<>();
                     attrs.put("name", t.launchTemplateName());
-                    put(attrs, "specVersion", tags.get(TAG_SPEC_VERSION));
+                    put(attrs, "specVersion", defaultSpecVersion(aws, t.launchTemplateId()));
                     put(attrs, "defaultVersion", String.valueOf(t.defaultVersionNumber()));
                     return new ObservedState.Resource(ObservedState.LAUNCH_TEMPLATE,
                             tags.getOrDefault(TAG_RESOURCE, "?"), t.launchTemplateId(), attrs);
                 }).toList());
+    }
+
+    /**
+     * The spec version new brokers boot with: the default version's description ({@code spec <v>},
+     * written with each version). A tag would be a second copy to keep in step, and not every EC2
+     * implementation reports a tag changed after creation.
+     */
+    private static String defaultSpecVersion(AwsClients.Customer aws, String launchTemplateId) {
+        return AwsCalls.call("ec2:DescribeLaunchTemplateVersions", () -> aws.ec2().describeLaunchTemplateVersions(b -> b
+                        .launchTemplateId(launchTemplateId).versions("$Default")).launchTemplateVersions())
+                .stream().findFirst().map(v -> v.versionDescription())
+                .filter(d -> d != null && d.startsWith(SPEC_PREFIX)).map(d -> d.substring(SPEC_PREFIX.length()))
+                .orElse(null);
     }
 
     static List<ObservedState.Resource> iam(AwsClients.Customer aws, UUID instanceId) {
@@ -169,19 +185,29 @@ final class Observer {
         List<String> ids = fileSystems.stream().map(FileSystem::fileSystemId).toList();
         AwsCalls.call("fsx:DescribeStorageVirtualMachines", () -> aws.fsx().describeStorageVirtualMachinesPaginator(b -> b
                 .filters(f -> f.name("file-system-id").values(ids))).storageVirtualMachines().stream().toList())
-                .forEach(s -> out.add(new ObservedState.Resource(ObservedState.FSX_SVM,
-                        fsxTags(s.tags()).getOrDefault(TAG_RESOURCE, "?"), s.storageVirtualMachineId(),
-                        Map.of("lifecycle", s.lifecycleAsString(), "fileSystemId", s.fileSystemId(),
-                                "name", s.name()))));
+                .forEach(s -> {
+                    Map<String, String> attrs = new HashMap<>(Map.of("lifecycle", s.lifecycleAsString(),
+                            "fileSystemId", s.fileSystemId(), "name", s.name()));
+                    if (s.endpoints() != null && s.endpoints().nfs() != null) {
+                        put(attrs, "nfsDnsName", s.endpoints().nfs().dnsName());
+                    }
+                    out.add(new ObservedState.Resource(ObservedState.FSX_SVM,
+                            fsxTags(s.tags()).getOrDefault(TAG_RESOURCE, "?"), s.storageVirtualMachineId(), attrs));
+                });
         AwsCalls.call("fsx:DescribeVolumes", () -> aws.fsx().describeVolumesPaginator(b -> b
                 .filters(f -> f.name("file-system-id").values(ids))).volumes().stream()
                 .filter(v -> v.ontapConfiguration() == null
                         || !Boolean.TRUE.equals(v.ontapConfiguration().storageVirtualMachineRoot()))
                 .toList())
-                .forEach(v -> out.add(new ObservedState.Resource(ObservedState.FSX_VOLUME,
-                        fsxTags(v.tags()).getOrDefault(TAG_RESOURCE, "?"), v.volumeId(),
-                        Map.of("lifecycle", v.lifecycleAsString(), "fileSystemId", v.fileSystemId(),
-                                "name", v.name()))));
+                .forEach(v -> {
+                    Map<String, String> attrs = new HashMap<>(Map.of("lifecycle", v.lifecycleAsString(),
+                            "fileSystemId", v.fileSystemId(), "name", v.name()));
+                    if (v.ontapConfiguration() != null) {
+                        put(attrs, "junctionPath", v.ontapConfiguration().junctionPath());
+                    }
+                    out.add(new ObservedState.Resource(ObservedState.FSX_VOLUME,
+                            fsxTags(v.tags()).getOrDefault(TAG_RESOURCE, "?"), v.volumeId(), attrs));
+                });
         return out;
     }
 

@@ -28,6 +28,12 @@ public final class Planner {
     }
 
     public static List<ResourceChange> plan(ChangeKind kind, DesiredState desired, ObservedState observed) {
+        return plan(kind, desired, observed, Set.of());
+    }
+
+    /** With broker machines ({@code impairedBrokers}, EC2 instance ids) that stopped reporting: CREATE, UPDATE and REPAIR replace them. */
+    public static List<ResourceChange> plan(ChangeKind kind, DesiredState desired, ObservedState observed,
+                                            Set<String> impairedBrokers) {
         if (kind == ChangeKind.DELETE) {
             return observed.resources().stream()
                     .sorted(Comparator.comparingInt((Resource r) -> DELETE_ORDER.indexOf(r.type()))
@@ -70,6 +76,11 @@ public final class Planner {
                     "new default version: spec " + seenLt.get().attribute("specVersion") + " -> " + lt.specVersion()));
         }
         for (DesiredState.Broker b : desired.brokers()) {
+            var seen = observed.find(EC2_INSTANCE, b.logicalName());
+            if (seen.isPresent() && impairedBrokers.contains(seen.get().id())) {
+                changes.add(new ResourceChange(Action.REPLACE, EC2_INSTANCE, b.logicalName(), seen.get().id(),
+                        "its broker agent stopped reporting: a new instance takes over node " + b.nodeId()));
+            }
             createIfMissing(changes, observed, EC2_INSTANCE, b.logicalName(),
                     "node " + b.nodeId() + " in " + b.availabilityZone() + " (" + b.subnetId() + ")");
         }

@@ -7,6 +7,7 @@ import dev.keel.provisioner.ProvisioningException;
 import software.amazon.awssdk.services.s3.model.BucketLocationConstraint;
 import software.amazon.awssdk.services.s3.model.ExpirationStatus;
 import software.amazon.awssdk.services.s3.model.LifecycleRule;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
@@ -91,22 +92,25 @@ final class S3Ops {
                 continue;
             }
             var s3 = ctx.aws().s3();
-            AwsCalls.run("s3:AbortMultipartUpload", () -> s3.listMultipartUploadsPaginator(b -> b.bucket(name))
-                    .uploads().forEach(u -> s3.abortMultipartUpload(b -> b.bucket(name).key(u.key())
-                            .uploadId(u.uploadId()))));
-            AwsCalls.run("s3:DeleteObjectVersion", () -> {
-                List<ObjectIdentifier> batch = new ArrayList<>();
+            List<MultipartUpload> uploads = AwsCalls.call("s3:ListBucketMultipartUploads",
+                    () -> s3.listMultipartUploadsPaginator(b -> b.bucket(name)).uploads().stream().toList());
+            uploads.forEach(u -> AwsCalls.run("s3:AbortMultipartUpload", () -> s3.abortMultipartUpload(b -> b
+                    .bucket(name).key(u.key()).uploadId(u.uploadId()))));
+            List<ObjectIdentifier> versions = AwsCalls.call("s3:ListBucketVersions", () -> {
+                List<ObjectIdentifier> found = new ArrayList<>();
                 for (var page : s3.listObjectVersionsPaginator(b -> b.bucket(name))) {
-                    page.versions().forEach(v -> batch.add(ObjectIdentifier.builder().key(v.key())
+                    page.versions().forEach(v -> found.add(ObjectIdentifier.builder().key(v.key())
                             .versionId(v.versionId()).build()));
-                    page.deleteMarkers().forEach(m -> batch.add(ObjectIdentifier.builder().key(m.key())
+                    page.deleteMarkers().forEach(m -> found.add(ObjectIdentifier.builder().key(m.key())
                             .versionId(m.versionId()).build()));
                 }
-                for (int i = 0; i < batch.size(); i += 1000) {
-                    List<ObjectIdentifier> part = batch.subList(i, Math.min(batch.size(), i + 1000));
-                    s3.deleteObjects(b -> b.bucket(name).delete(d -> d.objects(part).quiet(true)));
-                }
+                return found;
             });
+            for (int i = 0; i < versions.size(); i += 1000) {
+                List<ObjectIdentifier> part = versions.subList(i, Math.min(versions.size(), i + 1000));
+                AwsCalls.run("s3:DeleteObjectVersion", () -> s3.deleteObjects(b -> b.bucket(name)
+                        .delete(d -> d.objects(part).quiet(true))));
+            }
             try {
                 s3.deleteBucket(b -> b.bucket(name));
             } catch (S3Exception e) {

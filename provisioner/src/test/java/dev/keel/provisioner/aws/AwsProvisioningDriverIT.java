@@ -177,8 +177,23 @@ class AwsProvisioningDriverIT {
         assertThat(driver.observe(smaller).ofType(ObservedState.EBS_VOLUME)).extracting(ObservedState.Resource::logicalName)
                 .containsExactlyInAnyOrder("wal-volume-0", "wal-volume-1");
 
+        // a broker whose agent went silent is replaced: same node, a new machine, its WAL volume moved over
+        String silent = instances(smaller).stream().filter(i -> "broker-1".equals(tags(i.tags()).get("byoc:resource")))
+                .findFirst().orElseThrow().instanceId();
+        ProvisioningTarget impaired = smaller.withImpairedBrokers(Set.of(silent));
+        assertThat(driver.plan(ChangeKind.REPAIR, impaired, true)).extracting(ResourceChange::toString).containsExactly(
+                "-/+ ec2-instance broker-1 (" + silent + "): its broker agent stopped reporting: a new instance takes over node 1");
+        ProvisioningTarget repaired = run(driver, ChangeKind.REPAIR, impaired);
+        String replacement = instances(repaired).stream().filter(i -> "broker-1".equals(tags(i.tags()).get("byoc:resource")))
+                .findFirst().orElseThrow().instanceId();
+        assertThat(replacement).isNotEqualTo(silent);
+        assertThat(instances(repaired)).hasSize(2);
+        assertThat(driver.observe(repaired).find(ObservedState.EBS_VOLUME, "wal-volume-1").orElseThrow()
+                .attribute("attachedTo")).isEqualTo(replacement);
+        assertThat(driver.plan(ChangeKind.REPAIR, impaired, true)).as("the silent machine is gone").isEmpty();
+
         // delete: everything goes, the sweep finds nothing
-        ProvisioningTarget deleted = run(driver, ChangeKind.DELETE, smaller);
+        ProvisioningTarget deleted = run(driver, ChangeKind.DELETE, repaired);
         assertThat(deleted.observed()).isEqualTo(Inventory.EMPTY);
         assertThat(driver.sweep(deleted)).isEmpty();
         assertThat(aws.s3.listBuckets().buckets()).noneMatch(b -> b.name().contains(id));

@@ -112,7 +112,7 @@ class DesiredStateTest {
     void launchTemplateCarriesTheImageAndTheNodeSpecAsBase64Json() {
         DesiredState d = of(WalType.EBS, 3, 1);
         assertThat(d.launchTemplate().imageId()).isEqualTo("ami-0123456789abcdef0");
-        String json = new String(Base64.getDecoder().decode(d.launchTemplate().userDataBase64()), StandardCharsets.UTF_8);
+        String json = new String(Base64.getDecoder().decode(d.launchTemplate().userDataBase64(List.of())), StandardCharsets.UTF_8);
         assertThat(json).startsWith("{").endsWith("}")
                 .contains("\"instanceId\":\"" + ID + "\"", "\"brokerCount\":3", "\"walType\":\"EBS\"",
                         "\"dataBucket\":\"" + d.dataBucket().name() + "\"", "\"ingestUrl\":\"https://keel.example/ingest\"",

@@ -63,6 +63,11 @@ class FsxWalIT {
         assertThat(seen.ofType(ObservedState.FSX_VOLUME)).extracting(ObservedState.Resource::logicalName)
                 .containsExactly("wal-fs-volume-0");
         assertThat(t.observed().resources()).extracting(Inventory.CloudResource::type).contains("fsx-file-system");
+        String svmDns = seen.ofType(ObservedState.FSX_SVM).getFirst().attribute("nfsDnsName");
+        assertThat(svmDns).isNotBlank();
+        assertThat(brokerUserData(t)).as("brokers learn where to mount the WAL from")
+                .contains("\"walFileSystems\":1")
+                .contains("\"walNfsEndpoints\":[{\"index\":0,\"dnsName\":\"" + svmDns + "\",\"junctionPath\":\"/wal\"}]");
 
         // idempotent
         Set<String> before = ids(t);
@@ -82,6 +87,7 @@ class FsxWalIT {
                 .extracting(ObservedState.Resource::logicalName, r -> r.attribute("throughputMBps"))
                 .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("wal-fs-0", "768"),
                         org.assertj.core.groups.Tuple.tuple("wal-fs-1", "768"));
+        assertThat(brokerUserData(grown)).contains("\"walFileSystems\":2").contains("{\"index\":1,\"dnsName\":");
 
         // back to one file system: wal-fs-1 with its SVM and volume goes
         ProvisioningTarget shrunk = AwsProvisioningDriverIT.run(driver, ChangeKind.UPDATE, grown.resized(3, 3, 768, 1));
@@ -91,6 +97,14 @@ class FsxWalIT {
 
         AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, shrunk);
         assertThat(driver.sweep(shrunk)).isEmpty();
+    }
+
+    /** The node spec new brokers boot with: the launch template's default version's user data. */
+    private static String brokerUserData(ProvisioningTarget t) {
+        String data = aws.ec2.describeLaunchTemplateVersions(b -> b
+                        .launchTemplateName(DesiredState.prefix(t.instanceId()) + "-brokers").versions("$Default"))
+                .launchTemplateVersions().getFirst().launchTemplateData().userData();
+        return new String(java.util.Base64.getDecoder().decode(data), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     static Set<String> ids(ProvisioningTarget t) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -121,5 +122,15 @@ class PlannerTest {
         observed.add(new Resource(EBS_VOLUME, "wal-volume-0", "vol-0", Map.of("nodeId", "0")));
         assertThat(Planner.plan(ChangeKind.REPAIR, d, new ObservedState(observed))).singleElement()
                 .satisfies(c -> assertThat(c.toString()).isEqualTo("~ ebs-volume wal-volume-0 (vol-0): attach to broker-0"));
+    }
+
+    @Test
+    void aBrokerWhoseAgentWentSilentIsReplacedByEveryConvergingChange() {
+        var d = ebs(3);
+        for (ChangeKind kind : List.of(ChangeKind.CREATE, ChangeKind.UPDATE, ChangeKind.REPAIR)) {
+            assertThat(Planner.plan(kind, d, converged(d), Set.of("i-1", "i-9"))).as(kind.name()).singleElement()
+                    .satisfies(c -> assertThat(c.toString()).isEqualTo(
+                            "-/+ ec2-instance broker-1 (i-1): its broker agent stopped reporting: a new instance takes over node 1"));
+        }
     }
 }

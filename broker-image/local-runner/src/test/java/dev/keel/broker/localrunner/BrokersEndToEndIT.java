@@ -1,9 +1,15 @@
 package dev.keel.broker.localrunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,11 +20,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -61,8 +69,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
  * The product end to end on one machine: the packaged backend (AWS driver against LocalStack and the FSx emulator)
  * provisions a 3-zone S3-WAL instance into an account onboarded with the served CloudFormation template; the local
  * runner plays EC2 and runs a stand-in broker per instance; a Kafka client then produces and consumes through the
- * bootstrap endpoint the API shows, the instance is scaled (brokers join, records stay readable), the brokers'
- * reports show up as metrics, and deleting the instance stops every broker process.
+ * bootstrap endpoint the API shows, the instance is scaled (brokers join, records stay readable), the load tool's
+ * traffic shows up in the instance's metrics as what it sent, a broker whose machine dies is reported and replaced,
+ * and deleting the instance stops every broker process.
  *
  * <p>Needs what {@code ./dev test} exports: KEEL_AWS_ENDPOINT, KEEL_FSX_ENDPOINT, KEEL_DB_URL, KEEL_ISSUER_URI,
  * KEEL_KEYCLOAK_URL (and KEEL_DB_USERNAME/PASSWORD, default keel), and {@code backend/target/keel-backend.jar}.
@@ -116,7 +125,9 @@ class BrokersEndToEndIT {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(Map.of("KEEL_PROVISIONING_DRIVER", "aws", "KEEL_AWS_POLL_INTERVAL", "500ms",
                 "SERVER_PORT", Integer.toString(port), "KEEL_WORKER_ID", "e2e-" + suffix,
-                "KEEL_HEARTBEAT_INTERVAL", "1s"));
+                "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
+                // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
+                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s"));
         backend = pb.start();
         mark("backend starting on " + api + ", log " + log);
 
@@ -237,13 +248,9 @@ class BrokersEndToEndIT {
         String scaledBootstrap = awaitLocalBootstrap(id, brokers);
         mark("scaled to " + brokers + " brokers, every record still readable; bootstrap " + scaledBootstrap);
 
-        // The agents' reports (every 10 s) carry the produce load into the control plane's metrics.
-        await("non-zero bytesInPerSec in the instance's metrics", Duration.ofSeconds(45), () -> {
-            JsonNode series = call("GET", "/instances/" + id + "/metrics?names=bytesInPerSec", null).json()
-                    .at("/series/0/points");
-            return StreamSupport.stream(series.spliterator(), false).anyMatch(p -> p.get("v").asDouble() > 0);
-        });
-        mark("metrics show the load");
+        // The load tool's traffic reaches the control plane through the agents' 10 s reports, and the figures agree.
+        measureLoad(id, scaledBootstrap);
+        loseOneBroker(id, scaledBootstrap);
 
         // Delete: every broker process (agents and their Kafka JVMs) stops.
         List<ProcessHandle> processes = new ArrayList<>();
@@ -273,6 +280,129 @@ class BrokersEndToEndIT {
                         && runner.status().stream().noneMatch(s -> id.equals(s.instanceId()))
                         && ports.stream().noneMatch(LocalRunner::reachable));
         mark("deleted; " + processes.size() + " processes stopped");
+    }
+
+    // ------------------------------------------------------------------ the load tool
+
+    /**
+     * Runs the load tool for a minute at a steady rate: within 30 s of the load the instance's metrics show it, and
+     * the brokers' bytes-in and messages-in over the steady part match what the tool published within 10 %.
+     */
+    private void measureLoad(String id, String bootstrap) throws Exception {
+        int seconds = 60;
+        Process perf = new ProcessBuilder("bash", Path.of("..", "perf", "perf").toString(), "--bootstrap", bootstrap,
+                "--rate", "500", "--message-size", "4096", "--duration", String.valueOf(seconds),
+                "--report-interval", "10", "--json").redirectErrorStream(true).start();
+        Instant loadStart = null;
+        JsonNode totals = null;
+        List<String> output = new ArrayList<>();
+        try (BufferedReader lines = perf.inputReader()) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                output.add(line);
+                System.err.println("[perf] " + line);
+                if (loadStart == null && line.trim().startsWith("10.0 s")) {
+                    loadStart = Instant.now().minusSeconds(10);
+                } else if (loadStart != null && line.trim().startsWith("30.0 s")) {
+                    JsonNode early = metrics(id, loadStart, Instant.now(), "bytesInPerSec,produceRequestsPerSec");
+                    for (JsonNode series : early.get("series")) {
+                        assertThat(StreamSupport.stream(series.get("points").spliterator(), false)
+                                .anyMatch(p -> p.get("v").asDouble() > 0))
+                                .as("%s non-zero within 30 s of the load: %s", series.get("name").asText(), early).isTrue();
+                    }
+                } else if (line.startsWith("{")) {
+                    totals = json.readTree(line);
+                }
+            }
+        }
+        assertThat(perf.waitFor()).as(String.join("\n", output)).isZero();
+        assertThat(loadStart).as("the tool's first report").isNotNull();
+        assertThat(totals).as("the tool's JSON totals").isNotNull();
+
+        // A 10 s bucket holds reports covering the 10 s before them: keep the buckets whose reports all fall in the load.
+        Instant from = Instant.ofEpochSecond((loadStart.getEpochSecond() + 19) / 10 * 10);
+        Instant to = loadStart.plusSeconds(seconds - 10);
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), to.plusSeconds(13)).toMillis()));
+        JsonNode steady = metrics(id, from, to, "bytesInPerSec,messagesInPerSec");
+        Map<String, Double> expected = Map.of("bytesInPerSec", totals.get("publishBytesPerSec").asDouble(),
+                "messagesInPerSec", totals.get("publishRate").asDouble());
+        for (JsonNode series : steady.get("series")) {
+            double[] values = StreamSupport.stream(series.get("points").spliterator(), false)
+                    .mapToDouble(p -> p.get("v").asDouble()).toArray();
+            assertThat(values).as("steady buckets of " + series.get("name").asText() + ": " + steady).hasSizeGreaterThanOrEqualTo(2);
+            double reported = Arrays.stream(values).average().orElseThrow();
+            double sent = expected.get(series.get("name").asText());
+            mark(String.format(Locale.ROOT, "%s: the tool sent %.1f/s, the brokers reported %.1f/s (%+.1f %%)",
+                    series.get("name").asText(), sent, reported, 100 * (reported - sent) / sent));
+            assertThat(reported).as(series.get("name").asText()).isCloseTo(sent, within(sent * 0.10));
+        }
+    }
+
+    private JsonNode metrics(String id, Instant from, Instant to, String names) {
+        return call("GET", "/instances/" + id + "/metrics?step=10&names=" + names + "&from=" + from + "&to=" + to, null).json();
+    }
+
+    /**
+     * A database of its own: the drift check would otherwise look at every instance other tests left in the shared
+     * one, and repair those in LocalStack.
+     */
+    private String freshDatabase() throws SQLException {
+        String url = System.getenv("KEEL_DB_URL");
+        String name = "keel_brokers_" + suffix;
+        try (Connection c = DriverManager.getConnection(url, System.getenv().getOrDefault("KEEL_DB_USERNAME", "keel"),
+                System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel")); Statement statement = c.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        }
+        return url.substring(0, url.lastIndexOf('/') + 1) + name;
+    }
+
+    // ------------------------------------------------------------------ a lost broker
+
+    /**
+     * One broker's machine dies (its agent and broker killed, EC2 still says running): within 30 s the instance is
+     * Degraded naming the broker; the drift check then plans the machine's replacement, a repair by keel-reconciler
+     * replaces it, the node comes back on a new EC2 instance with its data, and the condition clears.
+     */
+    private void loseOneBroker(String id, String bootstrap) throws Exception {
+        BrokerStatus victim = runner.status().stream().filter(s -> id.equals(s.instanceId()))
+                .max(java.util.Comparator.comparingInt(BrokerStatus::nodeId)).orElseThrow();
+        ProcessHandle agent = ProcessHandle.of(victim.agentPid()).orElseThrow();
+        List<ProcessHandle> machine = new ArrayList<>(agent.descendants().toList());
+        machine.add(agent);
+        machine.forEach(ProcessHandle::destroyForcibly);
+        long killedAt = System.nanoTime();
+        String broker = "broker " + victim.nodeId();
+        mark("killed node " + victim.nodeId() + " (" + victim.ec2InstanceId() + "): " + machine.size() + " processes");
+
+        await("Degraded naming " + broker, Duration.ofSeconds(30), () -> {
+            JsonNode degraded = condition(call("GET", "/instances/" + id, null).json(), "Degraded");
+            return degraded.get("status").asText().equals("True") && degraded.get("message").asText().contains(broker);
+        });
+        mark(String.format(Locale.ROOT, "Degraded naming %s %.1f s after the kill", broker, (System.nanoTime() - killedAt) / 1e9));
+
+        JsonNode[] repair = new JsonNode[1];
+        await("a repair replacing broker-" + victim.nodeId(), OPERATION_TIMEOUT, () -> {
+            repair[0] = call("GET", "/instances/" + id + "/operations?limit=1", null).json().at("/items/0");
+            return repair[0].get("type").asText().equals("REPAIR");
+        });
+        assertThat(repair[0].get("requestedBy").asText()).isEqualTo("keel-reconciler");
+        assertThat(repair[0].get("reason").asText()).contains("broker-" + victim.nodeId(), "replaced");
+        awaitOperation(repair[0].get("id").asText());
+        await("node " + victim.nodeId() + " running on a new machine", Duration.ofSeconds(60), () -> runner.status().stream()
+                .anyMatch(s -> id.equals(s.instanceId()) && s.nodeId() == victim.nodeId()
+                        && !s.ec2InstanceId().equals(victim.ec2InstanceId()) && "RUNNING".equals(s.state())));
+        await("the Degraded condition to clear", Duration.ofSeconds(60), () ->
+                condition(call("GET", "/instances/" + id, null).json(), "Degraded").get("status").asText().equals("False"));
+        assertThat(consumeAll(bootstrap, "after-repair")).isEqualTo(RECORDS);
+        mark("broker " + victim.nodeId() + " replaced and healthy; every record still readable");
+    }
+
+    private static JsonNode condition(JsonNode instance, String type) {
+        for (JsonNode condition : instance.get("conditions")) {
+            if (condition.get("type").asText().equals(type)) {
+                return condition;
+            }
+        }
+        return new ObjectMapper().createObjectNode().put("status", "absent").put("message", "");
     }
 
     // ------------------------------------------------------------------ the customer's account
