@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Runs the browser tests against the real backend and Keycloak:
-#   - needs the test stack (scripts/stack start --env test; ./dev test starts it),
-#   - starts the packaged backend jar on a free port with its own fresh database (keel_e2e),
+# Runs the browser tests against the whole product, as ./dev up runs it:
+#   - needs the test stack (scripts/stack start --env test; ./dev test starts it): PostgreSQL, Keycloak,
+#     LocalStack and the FSx emulator,
+#   - starts the packaged backend jar on a free port with its own fresh database (keel_e2e) and the AWS driver
+#     (provisioning into LocalStack and the emulator), and the local runner, which plays EC2 with stand-in brokers,
+#   - onboards a customer's role and network into LocalStack (scripts/demo-account --no-register); the tests
+#     connect the account in the browser with that role (E2E_ROLE_ARN, E2E_VPC_ID, E2E_SUBNETS),
 #   - serves the built console with `vite preview` on :4173 (a redirect URI of the realm),
 #     proxying /api to that backend and pointing at the test Keycloak through /config.json,
 #   - runs Playwright on Debian's Chromium and prints "N passed, N failed, N skipped".
@@ -88,17 +92,27 @@ main() {
   export KEEL_DB_URL=jdbc:postgresql://localhost:$pg_port/$E2E_DB
 
   mkdir -p "$RUN_DIR"
-  trap 'stop console; stop backend' EXIT
+  rm -rf "$RUN_DIR/local-runner"
+  trap 'stop console; stop local-runner; stop backend' EXIT
   local backend_port
   backend_port=$(free_port)
-  log "starting the backend on :$backend_port"
-  SERVER_PORT=$backend_port KEEL_NO_CLOUD_STEP_DELAY=${KEEL_NO_CLOUD_STEP_DELAY:-200ms} \
+  log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
+  SERVER_PORT=$backend_port KEEL_PROVISIONING_DRIVER=aws KEEL_AWS_POLL_INTERVAL=500ms \
     spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
+  log "starting the local runner (plays EC2 with stand-in brokers)"
+  spawn local-runner "$REPO_ROOT/broker-image/local-runner/run.sh" "$KEEL_AWS_ENDPOINT" "$RUN_DIR/local-runner"
   log "serving the console on :$CONSOLE_PORT"
   (cd "$REPO_ROOT/console" && KEEL_API_TARGET=http://localhost:$backend_port KEEL_KEYCLOAK_URL=$KEEL_KEYCLOAK_URL \
     spawn console node node_modules/vite/bin/vite.js preview --port "$CONSOLE_PORT" --strictPort)
   wait_http backend "http://localhost:$backend_port/actuator/health/readiness"
   wait_http console "http://localhost:$CONSOLE_PORT/config.json"
+  log "onboarding the customer's role and network into LocalStack"
+  KEEL_API_URL=http://localhost:$backend_port/api/v1 "$REPO_ROOT/scripts/demo-account" "$TEST_ENV" --no-register \
+    >"$RUN_DIR/customer.env" || die "scripts/demo-account failed"
+  # shellcheck source=/dev/null
+  . "$RUN_DIR/customer.env"
+  export E2E_ROLE_ARN=$DEMO_ROLE_ARN E2E_VPC_ID=$DEMO_VPC_ID \
+    E2E_SUBNETS=$DEMO_SUBNET_A,$DEMO_SUBNET_B,$DEMO_SUBNET_C
 
   local rc=0
   (cd "$E2E_DIR" && KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT node node_modules/@playwright/test/cli.js test "$@") || rc=$?

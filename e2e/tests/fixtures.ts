@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
@@ -36,4 +38,18 @@ export async function expectAccessible(page: Page, name: string) {
     bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
     `axe findings on ${name}`,
   ).toEqual([]);
+}
+
+const PERF = fileURLToPath(new URL('../../broker-image/perf/perf', import.meta.url));
+
+/**
+ * Puts load on an instance with the project's load tool (OpenMessaging-style producer and consumer) and returns
+ * its output; throws when a message was not acknowledged or read back.
+ */
+export function putLoad(bootstrap: string, seconds: number): string {
+  return execFileSync(
+    'bash',
+    [PERF, '--bootstrap', bootstrap, '--rate', '300', '--message-size', '1024', '--duration', String(seconds), '--report-interval', '5'],
+    { encoding: 'utf8', timeout: (seconds + 120) * 1000 },
+  );
 }

@@ -1,18 +1,23 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, expectAccessible, RUN_ID, test, watchRequests } from './fixtures';
+import { expect, expectAccessible, putLoad, RUN_ID, test, watchRequests } from './fixtures';
 import { CloudAccountsPage, CreateWizard, InstanceDetailPage, LoginPage, type WizardSpec } from './pages';
 
 // One story, in order: an editor connects an account, creates, scales and deletes an instance;
 // a viewer and a rejected spec are checked while the instance exists.
 test.describe.configure({ mode: 'serial' });
 
+// The customer's role and network in LocalStack, onboarded by run.sh with the template the API serves.
+function customer(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite through e2e/run.sh`);
+  return value;
+}
 const accountName = `e2e-acct-${RUN_ID}`;
-const accountId = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
 const spec: WizardSpec = {
   name: `e2e-${RUN_ID}`,
   account: accountName,
-  vpcId: 'vpc-0a1b2c3d4e5f67890',
-  subnets: ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210', 'subnet-0a0b0c0d0e0f01234'],
+  vpcId: customer('E2E_VPC_ID'),
+  subnets: customer('E2E_SUBNETS').split(','),
   aku: 6,
   fsxThroughput: 768,
   fsxCount: 1,
@@ -37,7 +42,7 @@ test('an editor signs in on Keycloak and connects a cloud account', async () => 
   const accounts = new CloudAccountsPage(page);
   await accounts.open();
   await expectAccessible(page, 'cloud accounts');
-  await accounts.connect(accountName, accountId, 'us-east-1');
+  await accounts.connect(accountName, customer('E2E_ROLE_ARN'), 'us-east-1');
   await expectAccessible(page, 'connect cloud account');
   await accounts.submit();
   await expect(accounts.row(accountName)).toBeVisible();
@@ -75,9 +80,14 @@ test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wi
     await shot('3-storage');
     await wizard.next();
   });
-  await test.step('review with the estimate', async () => {
+  await test.step('review with the estimate and the plan', async () => {
     await expect(wizard.step('review')).toBeVisible();
     await expect(page.getByTestId('review-fsx')).toHaveText('1 × 768 MBps');
+    const plan = page.getByTestId('plan');
+    await expect(page.getByTestId('plan-summary')).toContainText('to create');
+    for (const resource of ['data-bucket', 'broker-role', 'security-group', 'wal-fs-0', 'wal-svm-0', 'launch-template', 'broker-5']) {
+      await expect(plan).toContainText(resource);
+    }
     await expect(page.getByTestId('estimate-savings')).toContainText('%');
     await expect(page.getByTestId('estimate-diskless-total')).toContainText('$');
     await expect(page.getByTestId('estimate-kafka-total')).toContainText('$');
@@ -91,10 +101,11 @@ test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wi
   await expect(page.getByTestId('instance-name')).toHaveText(spec.name);
 });
 
-test('the instance reaches RUNNING with a bootstrap endpoint', async () => {
+test('the instance reaches RUNNING with a bootstrap endpoint', async ({}, testInfo) => {
   const detail = new InstanceDetailPage(page);
   await detail.waitForState('RUNNING');
-  await expect(page.getByTestId('detail-bootstrap')).toContainText(':9092');
+  await expect(page.getByTestId('detail-bootstrap')).toContainText(/:\d+/);
+  await page.screenshot({ path: testInfo.outputPath('detail-overview.png'), fullPage: true });
   await expect(page.getByTestId('detail-fsx')).toHaveText('1 × 768 MBps');
   await expectAccessible(page, 'instance overview');
   await detail.tab('Brokers');
@@ -105,6 +116,26 @@ test('the instance reaches RUNNING with a bootstrap endpoint', async () => {
   await expectAccessible(page, 'instance operations');
 });
 
+test('its brokers come up and the metrics show the load put on them', async ({}, testInfo) => {
+  test.setTimeout(360_000);
+  const detail = new InstanceDetailPage(page);
+  await detail.tab('Overview');
+  // The stand-in brokers advertise their loopback listeners once they report; six JVMs take a while on two cores.
+  const bootstrap = page.getByTestId('detail-bootstrap');
+  await expect(bootstrap).toContainText('127.0.0.1:', { timeout: 240_000 });
+  const addresses = ((await bootstrap.innerText()).match(/127\.0\.0\.1:\d+/g) ?? []).join(',');
+  const figures = putLoad(addresses, 30);
+  expect(figures).toContain('errors 0');
+
+  await detail.tab('Metrics');
+  const bytes = page.getByTestId('metrics-chart-bytes');
+  await expect(bytes).toBeVisible();
+  await expect(bytes).not.toContainText('No data yet', { timeout: 30_000 });
+  await expect(page.getByTestId('metrics-chart-requests')).not.toContainText('No data yet');
+  await expectAccessible(page, 'instance metrics');
+  await page.screenshot({ path: testInfo.outputPath('detail-metrics.png'), fullPage: true });
+});
+
 test('scales to 9 AKU, showing the new capacity and the operation finishing', async () => {
   const detail = new InstanceDetailPage(page);
   await detail.tab('Overview');
@@ -113,6 +144,7 @@ test('scales to 9 AKU, showing the new capacity and the operation finishing', as
   await expect(page.getByTestId('new-capacity-write')).toHaveText('180 MiB/s');
   await expect(page.getByTestId('new-capacity-requests')).toHaveText('7,200 /s');
   await expect(page.getByTestId('current-capacity-write')).toHaveText('120 MiB/s');
+  await expect(page.getByTestId('plan')).toContainText('broker-7');
   await expectAccessible(page, 'update AKU modal');
   await detail.apply();
   await expect(page.getByTestId('operation-type-UPDATE')).toBeVisible();

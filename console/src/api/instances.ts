@@ -41,8 +41,9 @@ export function useInstance(id: string) {
       );
       return { instance: data, etag: response.headers.get('ETag') ?? `"${data.specVersion}"` };
     },
+    // A settled instance still changes: brokers report health and their endpoints every 10 s.
     refetchInterval: (query) =>
-      query.state.data && TRANSITIONAL_STATES.includes(query.state.data.instance.state) ? 2000 : false,
+      query.state.data && TRANSITIONAL_STATES.includes(query.state.data.instance.state) ? 2000 : 10_000,
   });
 }
 

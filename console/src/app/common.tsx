@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Box from '@cloudscape-design/components/box';
 import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import type { FieldError } from '../api/types';
 import { strings } from '../i18n/strings';
 
 const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
@@ -41,6 +42,32 @@ export function EmptyState({ title, subtitle, action }: { title: string; subtitl
       {action}
     </Box>
   );
+}
+
+/** The API's field errors as `field: message` lines, for errors no form field shows. */
+export function FieldErrorList({ errors }: { errors: readonly FieldError[] }) {
+  return (
+    <ul>
+      {errors.map((e) => (
+        <li key={`${e.field}:${e.message}`}>{`${e.field}: ${e.message}`}</li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * `value` once it has stopped changing for `delayMs`, e.g. to ask the API only about what the
+ * user settled on. Compared by content, so an equal value built anew on each render does not
+ * restart the wait.
+ */
+export function useDebouncedValue<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  const key = JSON.stringify(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [key, delayMs]);
+  return settled;
 }
 
 export function Copyable({ text, testId }: { text: string; testId?: string }) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
@@ -22,6 +22,9 @@ import { formatNumber } from './capacity';
 import { DeleteInstanceModal } from './DeleteInstanceModal';
 import { OperationsTab } from './OperationsTab';
 import { UpdateAkuModal } from './UpdateAkuModal';
+
+// The charts are the heaviest part of the page: they load when the Metrics tab is first opened.
+const MetricsTab = lazy(() => import('./MetricsTab'));
 
 const d = strings.detail;
 
@@ -181,6 +184,15 @@ export default function InstanceDetailPage() {
           onChange={({ detail }) => setTab(detail.activeTabId)}
           tabs={[
             { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} /> },
+            {
+              id: 'metrics',
+              label: d.tabs.metrics,
+              content: (
+                <Suspense fallback={<Spinner size="large" />}>
+                  <MetricsTab instanceId={instance.id} />
+                </Suspense>
+              ),
+            },
             { id: 'brokers', label: d.tabs.brokers, content: <Brokers instance={instance} /> },
             { id: 'operations', label: d.tabs.operations, content: <OperationsTab instanceId={instance.id} /> },
           ]}

@@ -9,14 +9,21 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useQueryClient } from '@tanstack/react-query';
 import { instanceKeys, useUpdateInstance } from '../api/instances';
+import { useUpdatePlan } from '../api/plans';
 import { ApiError, describeError, mapFieldErrors } from '../api/problem';
 import type { Instance, SizingCatalog } from '../api/types';
+import { useDebouncedValue } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
-import { CapacityReadout, FsxCapacityBar } from './CapacityViews';
-import { parseWholeNumber, validateAkuUpdate } from './specRules';
+import { CapacityReadout } from './CapacityViews';
+import { FsxFields } from './FsxFields';
+import { PlanView } from './PlanView';
+import { akuInRange, toUpdate, updateDraftOf, validateUpdate, type CurrentCapacity, type UpdateDraft } from './specRules';
 
 const u = strings.detail.update;
+
+/** Plans only the value typed last, not every keystroke on the way to it. */
+const PLAN_DELAY_MS = 400;
 
 export function UpdateAkuModal({
   instance,
@@ -31,25 +38,28 @@ export function UpdateAkuModal({
   onClose: () => void;
   onStarted: () => void;
 }) {
-  const [aku, setAku] = useState(String(instance.spec.aku));
+  const current: CurrentCapacity = { aku: instance.spec.aku, walType: instance.spec.wal.type, fsx: instance.spec.fsx };
+  const [draft, setDraft] = useState<UpdateDraft>(() => updateDraftOf(current));
   const [touched, setTouched] = useState(false);
   const [apiError, setApiError] = useState<unknown>(null);
   const update = useUpdateInstance(instance.id);
   const queryClient = useQueryClient();
   const { notify } = useNotifications();
-  const current = { aku: instance.spec.aku, walType: instance.spec.wal.type, fsx: instance.spec.fsx };
-  const errors = validateAkuUpdate(aku, current, { catalog });
+  const errors = validateUpdate(draft, current, { catalog });
   const apiFields = mapFieldErrors(apiError, ['aku', 'fsx', 'fsx.count', 'fsx.throughputMBps']).fields;
-  const newAku = parseWholeNumber(aku);
-  const valid = newAku !== undefined && Object.keys(errors).length === 0;
+  const valid = Object.keys(errors).length === 0;
+  const patch = valid ? toUpdate(draft, current) : undefined;
+  const plan = useUpdatePlan(instance.id, useDebouncedValue(patch, PLAN_DELAY_MS));
+  const shownAku = akuInRange(draft.aku, catalog);
 
   const apply = async () => {
     setTouched(true);
-    if (!valid) return;
+    if (!patch) return;
     setApiError(null);
     try {
-      await update.mutateAsync({ patch: { aku: newAku }, etag });
-      notify({ type: 'info', content: u.started(instance.name, newAku) });
+      await update.mutateAsync({ patch, etag });
+      const fsx = patch.fsx && draft.fsx ? strings.detail.fsxValue(Number(draft.fsx.fsxCount), draft.fsx.fsxThroughput) : undefined;
+      notify({ type: 'info', content: u.started(instance.name, Number(draft.aku), fsx) });
       onStarted();
     } catch (error) {
       setApiError(error);
@@ -59,13 +69,16 @@ export function UpdateAkuModal({
     }
   };
 
-  const fieldError = (touched ? errors.aku ?? errors['fsx.count'] : undefined) ?? apiFields.aku ?? apiFields['fsx.count'] ?? apiFields.fsx;
+  // The rules' errors wait for Apply (the form opens on the current spec, which is a no-op);
+  // the API's answer shows at once.
+  const shown = (field: string) => (touched ? errors[field] : undefined) ?? apiFields[field];
   return (
     <Modal
       closeAriaLabel={strings.common.close}
       visible
       onDismiss={onClose}
       header={u.title}
+      size="large"
       data-testid="update-aku-modal"
       footer={
         <Box float="right">
@@ -84,21 +97,35 @@ export function UpdateAkuModal({
         <FormField
           label={u.aku}
           constraintText={strings.wizard.storage.akuHint(catalog.aku.min, catalog.aku.max, catalog.aku.writeMiBps, catalog.aku.readMiBps)}
-          errorText={fieldError}
+          errorText={shown('aku')}
         >
-          <Input data-testid="update-aku-input" type="number" inputMode="numeric" value={aku} onChange={({ detail }) => setAku(detail.value)} />
+          <Input
+            data-testid="update-aku-input"
+            type="number"
+            inputMode="numeric"
+            value={draft.aku}
+            onChange={({ detail }) => setDraft((d) => ({ ...d, aku: detail.value }))}
+          />
         </FormField>
+        {draft.fsx && (
+          <FsxFields
+            value={draft.fsx}
+            onChange={(change) => setDraft((d) => ({ ...d, fsx: d.fsx && { ...d.fsx, ...change } }))}
+            aku={shownAku}
+            catalog={catalog}
+            errors={{ throughput: shown('fsx.throughputMBps'), count: shown('fsx.count') ?? apiFields.fsx }}
+            testIdPrefix="update"
+          />
+        )}
         <Header variant="h3">{`${u.current}: ${instance.spec.aku} AKU`}</Header>
         <CapacityReadout aku={instance.spec.aku} catalog={catalog} testId="current-capacity" />
-        {newAku !== undefined && newAku >= catalog.aku.min && newAku <= catalog.aku.max && (
+        {shownAku !== undefined && (
           <>
-            <Header variant="h3">{`${u.new}: ${newAku} AKU`}</Header>
-            <CapacityReadout aku={newAku} catalog={catalog} testId="new-capacity" />
-            {instance.spec.fsx && (
-              <FsxCapacityBar aku={newAku} throughputMBps={instance.spec.fsx.throughputMBps} count={instance.spec.fsx.count} catalog={catalog} />
-            )}
+            <Header variant="h3">{`${u.new}: ${shownAku} AKU`}</Header>
+            <CapacityReadout aku={shownAku} catalog={catalog} testId="new-capacity" />
           </>
         )}
+        {patch && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" />}
         {apiError instanceof ApiError && apiError.status === 412 && <Alert type="warning">{u.stale}</Alert>}
         {apiError !== null && !(apiError instanceof ApiError && (apiError.status === 412 || apiError.fieldErrors.length > 0)) && (
           <Alert type="error">{describeError(apiError)}</Alert>

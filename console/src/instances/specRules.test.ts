@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { account, catalogV1 } from '../test/fixtures';
-import { toCreation, validateAkuUpdate, validateSpec, type SpecDraft } from './specRules';
+import { toCreation, toUpdate, updateDraftOf, validateSpec, validateUpdate, type SpecDraft } from './specRules';
 
 const ctx = { catalog: catalogV1, account };
 
@@ -119,8 +119,26 @@ describe('spec rules (mirroring the API)', () => {
 
   it('AKU updates keep FSx capacity and refuse a no-op', () => {
     const current = { aku: 6, walType: 'FSWAL' as const, fsx: { throughputMBps: 768 as const, count: 1 } };
-    expect(validateAkuUpdate('9', current, ctx)).toEqual({});
-    expect(validateAkuUpdate('6', current, ctx).aku).toMatch(/already 6/);
-    expect(validateAkuUpdate('20', current, ctx)['fsx.count']).toMatch(/use 2 × 768 MBps or 1 × 1536 MBps, or lower AKU to 15/);
+    const draft = (aku: string) => ({ ...updateDraftOf(current), aku });
+    expect(validateUpdate(draft('9'), current, ctx)).toEqual({});
+    expect(validateUpdate(draft('6'), current, ctx).aku).toBe('changes nothing: the instance already has 6 AKU and 1 × 768 MBps FSx');
+    expect(validateUpdate(draft('20'), current, ctx)['fsx.count']).toMatch(/use 2 × 768 MBps or 1 × 1536 MBps, or lower AKU to 15/);
+  });
+
+  it('FSx updates follow the wizard’s FSx rules and patch only what changed', () => {
+    const current = { aku: 20, walType: 'FSWAL' as const, fsx: { throughputMBps: 1536 as const, count: 1 } };
+    const fsx = (fsxThroughput: 384 | 768 | 3072, fsxCount: string) => ({ aku: '20', fsx: { fsxThroughput, fsxCount } });
+    expect(validateUpdate(fsx(768, '1'), current, ctx)['fsx.count']).toMatch(/20 AKU need 400 MiB\/s .* use 2 × 768 MBps/);
+    expect(validateUpdate(fsx(3072, '1'), current, ctx)['fsx.throughputMBps']).toMatch(/no benchmarked Kafka write capacity/);
+    expect(validateUpdate(fsx(768, '2'), current, ctx)).toEqual({});
+    expect(toUpdate(fsx(768, '2'), current)).toEqual({ fsx: { throughputMBps: 768, count: 2 } });
+    expect(toUpdate({ aku: '21', fsx: { fsxThroughput: 1536, fsxCount: '1' } }, current)).toEqual({ aku: 21 });
+  });
+
+  it('instances without FSx patch only the AKU', () => {
+    const current = { aku: 3, walType: 'S3' as const, fsx: null };
+    expect(updateDraftOf(current)).toEqual({ aku: '3', fsx: null });
+    expect(validateUpdate({ aku: '3', fsx: null }, current, ctx).aku).toBe('changes nothing: the instance already has 3 AKU');
+    expect(toUpdate({ aku: '4', fsx: null }, current)).toEqual({ aku: 4 });
   });
 });

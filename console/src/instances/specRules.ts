@@ -3,7 +3,7 @@
  * with the same field paths and, where sensible, the same messages. Every rule adds an error
  * rather than stopping at the first, so a step can show them all.
  */
-import type { CloudAccount, FsxThroughput, InstanceCreation, SizingCatalog, WalType } from '../api/types';
+import type { CloudAccount, FsxThroughput, InstanceCreation, InstanceUpdate, SizingCatalog, WalType } from '../api/types';
 import type { FieldErrors } from '../api/problem';
 import { benchmarkedFsx, fsxFit, fsxOption } from './capacity';
 
@@ -136,6 +136,12 @@ export function walRule(errors: Errors, walType: WalType | '', zones: number, ct
   reject(errors, 'wal.type', messages[walType]);
 }
 
+/** The typed AKU when it is a whole number the catalog offers, e.g. to show what it buys. */
+export function akuInRange(rawAku: string, catalog: SizingCatalog): number | undefined {
+  const aku = parseWholeNumber(rawAku);
+  return aku !== undefined && aku >= catalog.aku.min && aku <= catalog.aku.max ? aku : undefined;
+}
+
 export function akuRule(errors: Errors, rawAku: string, ctx: RuleContext): number | undefined {
   const aku = parseWholeNumber(rawAku);
   const { min, max } = ctx.catalog.aku;
@@ -229,22 +235,48 @@ export function toCreation(draft: SpecDraft): InstanceCreation {
   return body;
 }
 
-/** The update rules (only AKU and FSx change): the new AKU with the instance's WAL and FSx. */
-export function validateAkuUpdate(
-  rawAku: string,
-  current: { aku: number; walType: WalType; fsx: { throughputMBps: FsxThroughput; count: number } | null },
-  ctx: RuleContext,
-): Errors {
+export type FsxDraft = Pick<StorageState, 'fsxThroughput' | 'fsxCount'>;
+
+/** What the update form holds, as typed: the new AKU and, for an instance with FSx, the new FSx. */
+export interface UpdateDraft {
+  aku: string;
+  fsx: FsxDraft | null;
+}
+
+export interface CurrentCapacity {
+  aku: number;
+  walType: WalType;
+  fsx: { throughputMBps: FsxThroughput; count: number } | null;
+}
+
+/** The form of an instance's current capacity, before any change. */
+export function updateDraftOf(current: CurrentCapacity): UpdateDraft {
+  return {
+    aku: String(current.aku),
+    fsx: current.fsx && { fsxThroughput: current.fsx.throughputMBps, fsxCount: String(current.fsx.count) },
+  };
+}
+
+/** The merge patch for PATCH /instances/{id} from a valid draft: only what changed; undefined when nothing did. */
+export function toUpdate(draft: UpdateDraft, current: CurrentCapacity): InstanceUpdate | undefined {
+  const patch: InstanceUpdate = {};
+  const aku = Number(draft.aku);
+  if (aku !== current.aku) patch.aku = aku;
+  if (draft.fsx) {
+    const fsx = { throughputMBps: draft.fsx.fsxThroughput, count: Number(draft.fsx.fsxCount) };
+    if (fsx.throughputMBps !== current.fsx?.throughputMBps || fsx.count !== current.fsx.count) patch.fsx = fsx;
+  }
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+/** The update rules (only AKU and FSx change): the new AKU and FSx with the instance's WAL. */
+export function validateUpdate(draft: UpdateDraft, current: CurrentCapacity, ctx: RuleContext): Errors {
   const errors: Errors = {};
-  const aku = akuRule(errors, rawAku, ctx);
-  if (aku !== undefined && aku === current.aku) reject(errors, 'aku', `is already ${aku}; a patch that changes nothing is refused`);
-  if (current.walType === 'FSWAL' && current.fsx) {
-    fsxRules(
-      errors,
-      { walType: 'FSWAL', aku: rawAku, fsxThroughput: current.fsx.throughputMBps, fsxCount: String(current.fsx.count) },
-      aku,
-      ctx,
-    );
+  const aku = akuRule(errors, draft.aku, ctx);
+  if (current.walType === 'FSWAL' && draft.fsx) fsxRules(errors, { walType: 'FSWAL', aku: draft.aku, ...draft.fsx }, aku, ctx);
+  if (Object.keys(errors).length === 0 && toUpdate(draft, current) === undefined) {
+    const fsx = current.fsx ? ` and ${current.fsx.count} × ${current.fsx.throughputMBps} MBps FSx` : '';
+    reject(errors, 'aku', `changes nothing: the instance already has ${current.aku} AKU${fsx}`);
   }
   return errors;
 }

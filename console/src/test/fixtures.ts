@@ -1,4 +1,4 @@
-import type { CloudAccount, Instance, Organization, SizingCatalog } from '../api/types';
+import type { CloudAccount, Instance, Organization, Plan, SizingCatalog } from '../api/types';
 
 /** Catalog v1, as in the contract's example. */
 export const catalogV1: SizingCatalog = {
@@ -19,7 +19,10 @@ export const catalogV1: SizingCatalog = {
   ],
   regions: ['us-east-1', 'us-east-2', 'eu-west-1'],
   compute: [{ architecture: 'arm64', instanceType: 'm7g.large', akuPerBroker: 1.16, minBrokers: 3 }],
-  brokerVersions: [{ version: '1.7.3', default: true }],
+  brokerVersions: [
+    { version: '1.7.3', walTypes: ['S3'], default: true },
+    { version: '1.4.1', walTypes: ['EBS', 'S3', 'FSWAL'], default: false },
+  ],
   prices: {},
   costModel: {},
 };
@@ -85,7 +88,7 @@ export const runningInstance: Instance = {
     wal: { type: 'FSWAL' },
     aku: 6,
     fsx: { throughputMBps: 384, count: 1 },
-    brokerVersion: '1.7.3',
+    brokerVersion: '1.4.1',
     catalogVersion: 1,
   },
   specVersion: 3,
@@ -95,4 +98,15 @@ export const runningInstance: Instance = {
   conditions: [],
   createdAt: '2026-11-23T09:20:00Z',
   updatedAt: '2026-11-24T10:15:47Z',
+};
+
+/** What creating a 3-zone FSWAL instance makes (shortened). */
+export const creationPlan: Plan = {
+  kind: 'CREATE',
+  changes: [
+    { action: 'CREATE', resourceType: 's3-bucket', name: 'data-bucket', id: null, reason: null },
+    { action: 'CREATE', resourceType: 'fsx-file-system', name: 'wal-1', id: null, reason: null },
+    { action: 'CREATE', resourceType: 'ec2-instance', name: 'broker-1', id: null, reason: null },
+  ],
+  summary: { create: 3, update: 0, replace: 0, delete: 0 },
 };

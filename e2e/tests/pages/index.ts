@@ -29,12 +29,12 @@ export class CloudAccountsPage {
     await expect(this.page.getByTestId('cloud-accounts-table')).toBeVisible();
   }
 
-  async connect(name: string, accountId: string, region: string) {
+  async connect(name: string, roleArn: string, region: string) {
     await this.page.getByTestId('connect-cloud-account').first().click();
     await expect(this.page.getByTestId('external-id')).toContainText('keel-');
     await input(this.page, 'connect-name').fill(name);
-    await input(this.page, 'connect-account-id').fill(accountId);
-    await input(this.page, 'connect-role-arn').fill(`arn:aws:iam::${accountId}:role/KeelControlPlane`);
+    await input(this.page, 'connect-account-id').fill(roleArn.split(':')[4]);
+    await input(this.page, 'connect-role-arn').fill(roleArn);
     await this.page.getByTestId('connect-regions').locator('button').first().click();
     await this.page.getByRole('option', { name: region, exact: true }).click();
     await this.page.keyboard.press('Escape');
@@ -121,7 +121,7 @@ export class InstanceDetailPage {
     await expect(this.state()).toHaveAttribute('data-state', state, { timeout });
   }
 
-  async tab(name: 'Overview' | 'Brokers' | 'Operations') {
+  async tab(name: 'Overview' | 'Metrics' | 'Brokers' | 'Operations') {
     await this.page.getByRole('tab', { name }).click();
   }
 

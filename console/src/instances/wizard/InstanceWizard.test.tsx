@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { createKeelClient, call } from '../../api/client';
-import { account, catalogV1, failedAccount } from '../../test/fixtures';
+import { account, catalogV1, creationPlan, failedAccount } from '../../test/fixtures';
 import { fakeApi, json, renderWithProviders } from '../../test/render';
-import type { SpecDraft } from '../specRules';
+import { toCreation, type SpecDraft } from '../specRules';
 import { InstanceWizard } from './InstanceWizard';
 
 const estimate = {
@@ -46,6 +46,14 @@ function fieldError(testId: string) {
     .findAllFormFields()
     .find((f) => f.getElement().contains(el));
   return field?.findError()?.getElement().textContent ?? '';
+}
+
+/** The wizard with a valid draft, on its review step. */
+function renderAtReview(api: ReturnType<typeof fakeApi>) {
+  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+  next();
+  next();
+  next();
 }
 
 describe('create-instance wizard', () => {
@@ -167,5 +175,33 @@ describe('create-instance wizard', () => {
     act(() => wizard().findPrimaryButton().click());
     await waitFor(() => expect(screen.getByTestId('wizard-step-basics')).toBeTruthy());
     expect(fieldError('wizard-name')).toContain('already exists');
+  });
+
+  it('shows on review the plan of exactly what Create would send', async () => {
+    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances/plan': creationPlan });
+    renderAtReview(api);
+    await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toBe('(3 to create, 0 to update, 0 to delete)'));
+    const sent = api.calls.find((r) => r.url.endsWith('/instances/plan'))!;
+    expect(await sent.json()).toEqual(toCreation(valid));
+    const rows = createWrapper(screen.getByTestId('plan')).findTable()!.findRows();
+    expect(rows.map((r) => r.getElement().textContent)).toEqual([
+      expect.stringMatching(/\+ create.*s3-bucket.*data-bucket.*Not created yet/),
+      expect.stringMatching(/\+ create.*fsx-file-system.*wal-1/),
+      expect.stringMatching(/\+ create.*ec2-instance.*broker-1/),
+    ]);
+    expect(rows[0].find('[data-action]')!.getElement().dataset.action).toBe('CREATE');
+  });
+
+  it('lists the field errors of a plan the API refuses', async () => {
+    const problem = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      errors: [{ field: 'fsx.count', message: 'must be between 1 and 10; got 11' }],
+    };
+    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances/plan': () => json(problem, 400) });
+    renderAtReview(api);
+    await waitFor(() => expect(screen.getByTestId('plan-error').textContent).toContain('fsx.count: must be between 1 and 10; got 11'));
+    expect(screen.getByTestId('estimate-savings')).toBeTruthy();
   });
 });

@@ -9,12 +9,15 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
 import { useEstimate } from '../../api/estimates';
+import { useCreationPlan } from '../../api/plans';
 import { describeError } from '../../api/problem';
+import { FieldErrorList } from '../../app/common';
 import type { CostBreakdownLike, EstimateRequest } from './reviewTypes';
 import { strings } from '../../i18n/strings';
 import { CapacityReadout } from '../CapacityViews';
 import { formatNumber, formatUsd } from '../capacity';
-import type { SpecDraft } from '../specRules';
+import { PlanView } from '../PlanView';
+import { toCreation, type SpecDraft } from '../specRules';
 import type { StepProps } from './types';
 
 const s = strings.wizard.review;
@@ -82,6 +85,8 @@ export function CostEstimateView({ request }: { request: EstimateRequest }) {
 
 export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: StepProps) {
   const { basics, network, storage } = draft;
+  // The same body Create sends: the plan is of exactly what would be created.
+  const plan = useCreationPlan(toCreation(draft));
   const account = accounts.find((a) => a.id === basics.cloudAccountId);
   const w = strings.wizard;
   const d = strings.detail;
@@ -89,11 +94,7 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
     <SpaceBetween size="l">
       {unmatched.length > 0 && (
         <Alert type="error" header={w.apiRejected} data-testid="wizard-unmatched-errors">
-          <ul>
-            {unmatched.map((e) => (
-              <li key={`${e.field}:${e.message}`}>{`${e.field}: ${e.message}`}</li>
-            ))}
-          </ul>
+          <FieldErrorList errors={unmatched} />
         </Alert>
       )}
       <Container
@@ -150,6 +151,7 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
         </SpaceBetween>
       </Container>
       <CostEstimateView request={estimateRequestFor(draft)} />
+      <PlanView query={plan} description={strings.plan.createDescription} />
     </SpaceBetween>
   );
 }

@@ -1,5 +1,6 @@
 package dev.keel.controlplane.catalog;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +34,7 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     public record ComputeOption(String architecture, String instanceType, double akuPerBroker, int minBrokers) {
     }
 
-    public record BrokerVersion(String version, @JsonProperty("default") boolean isDefault) {
+    public record BrokerVersion(String version, List<WalType> walTypes, @JsonProperty("default") boolean isDefault) {
     }
 
     public record Prices(String currency, double hoursPerMonth, Map<String, RegionPrices> regions) {
@@ -72,8 +73,10 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
         return walTypes.stream().filter(option -> option.type() == type).findFirst();
     }
 
-    public String defaultBrokerVersion() {
-        return brokerVersions.stream().filter(BrokerVersion::isDefault).findFirst().orElseThrow().version();
+    /** The version a spec without one gets: the catalog's default when it runs {@code wal}, else the first listed that does. */
+    public String defaultBrokerVersion(WalType wal) {
+        return brokerVersions.stream().filter(v -> v.walTypes().contains(wal))
+                .sorted(Comparator.comparing(v -> !v.isDefault())).findFirst().orElseThrow().version();
     }
 
     public Capacity capacityOf(int akus) {

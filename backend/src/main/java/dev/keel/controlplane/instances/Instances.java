@@ -233,7 +233,7 @@ public class Instances {
                 .region(request.region())
                 .network(request.region(), request.network())
                 .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
-                .brokerVersion(request.brokerVersion())
+                .brokerVersion(request.brokerVersion(), request.wal())
                 .orThrow();
         CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
                 .orElseThrow(() -> ApiException.validation("cloudAccountId",
@@ -253,7 +253,8 @@ public class Instances {
 
     private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
         return new InstanceSpec(request.network(), request.wal(), request.aku(), request.fsx(),
-                Objects.requireNonNullElse(request.brokerVersion(), catalog.defaultBrokerVersion()), catalog.version());
+                Objects.requireNonNullElseGet(request.brokerVersion(), () -> catalog.defaultBrokerVersion(request.wal().type())),
+                catalog.version());
     }
 
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {

@@ -121,10 +121,20 @@ public final class SpecRules {
         return this;
     }
 
-    public SpecRules brokerVersion(String version) {
-        if (version != null && catalog.brokerVersions().stream().noneMatch(v -> v.version().equals(version))) {
-            reject("brokerVersion", "'" + version + "' is not offered; choose one of "
+    public SpecRules brokerVersion(String version, WalSpec wal) {
+        if (version == null) {
+            return this;
+        }
+        var offered = catalog.brokerVersions().stream().filter(v -> v.version().equals(version)).findFirst();
+        if (offered.isEmpty()) {
+            return reject("brokerVersion", "'" + version + "' is not offered; choose one of "
                     + catalog.brokerVersions().stream().map(SizingCatalog.BrokerVersion::version).toList());
+        }
+        if (wal != null && wal.type() != null && !offered.get().walTypes().contains(wal.type())) {
+            return reject("brokerVersion", "AutoMQ " + version + " runs only the " + offered.get().walTypes()
+                    + " WAL; " + wal.type() + " needs " + catalog.brokerVersions().stream()
+                    .filter(v -> v.walTypes().contains(wal.type())).map(SizingCatalog.BrokerVersion::version).toList()
+                    + ", or leave brokerVersion out to get the right one");
         }
         return this;
     }

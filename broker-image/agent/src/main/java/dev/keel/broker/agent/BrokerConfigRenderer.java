@@ -41,11 +41,21 @@ public final class BrokerConfigRenderer {
     private BrokerConfigRenderer() {
     }
 
-    /** Kafka cluster id derived from the instance id (22-char URL-safe base64 of the UUID, as kafka-storage uses). */
+    /**
+     * Kafka cluster id derived from the instance id (22-char URL-safe base64 of the UUID, as
+     * kafka-storage uses). Like Kafka's own {@code Uuid.randomUuid()}, never one starting with
+     * {@code -}, which the storage tool's command line takes for an option: such an id has the top
+     * bit of its first byte cleared, deterministically, so every node derives the same one.
+     */
     public static String clusterId(UUID instanceId) {
         ByteBuffer b = ByteBuffer.allocate(16);
         b.putLong(instanceId.getMostSignificantBits()).putLong(instanceId.getLeastSignificantBits());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+        if (id.startsWith("-")) {
+            b.put(0, (byte) (b.get(0) & 0x7f));
+            id = Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+        }
+        return id;
     }
 
     public static int controllerCount(NodeSpec spec) {

@@ -161,6 +161,20 @@ class BrokerConfigRendererTest {
     }
 
     @Test
+    void aClusterIdNeverStartsWithADashWhichTheStorageToolTakesForAnOption() {
+        UUID dashed = UUID.fromString("f8254727-33fc-4b9f-a98e-a69bceb735f5");
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16).putLong(dashed.getMostSignificantBits())
+                .putLong(dashed.getLeastSignificantBits());
+        String plain = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+        assertThat(plain).startsWith("-");
+
+        String id = BrokerConfigRenderer.clusterId(dashed);
+
+        assertThat(id).hasSize(22).doesNotStartWith("-").isEqualTo(BrokerConfigRenderer.clusterId(dashed));
+        assertThat(id.substring(1)).as("only the first character changes").isEqualTo(plain.substring(1));
+    }
+
+    @Test
     void neverWritesCredentials() {
         cases().forEach(c -> assertThat(c.render().toLowerCase())
                 .doesNotContain("secret").doesNotContain("accesskey").doesNotContain("s3cr3t-token")

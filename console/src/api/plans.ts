@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import { call, useApiClient } from './client';
+import type { InstanceCreation, InstanceUpdate } from './types';
+
+export const planKeys = {
+  all: ['plans'] as const,
+  forCreation: (body: InstanceCreation) => [...planKeys.all, 'creation', body] as const,
+  forUpdate: (instanceId: string, patch: InstanceUpdate) => [...planKeys.all, 'instance', instanceId, patch] as const,
+};
+
+/**
+ * The cloud resources creating `body` would make. A POST, but a dry run (viewers may call it
+ * too), so it is a query keyed by the body, like an estimate.
+ */
+export function useCreationPlan(body: InstanceCreation) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: planKeys.forCreation(body),
+    queryFn: async () => (await call(client.POST('/instances/plan', { body }))).data,
+    // The plan of a new instance depends only on the body and the catalog.
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * The resource changes `patch` would make to the instance. It reads what exists in the
+ * customer's account, so it is not cached for long.
+ */
+export function useUpdatePlan(instanceId: string, patch: InstanceUpdate | undefined) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: planKeys.forUpdate(instanceId, patch ?? {}),
+    enabled: patch !== undefined,
+    queryFn: async () =>
+      (await call(client.POST('/instances/{instanceId}/plan', { params: { path: { instanceId } }, body: patch }))).data,
+  });
+}
