@@ -66,6 +66,9 @@ test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wi
   await test.step('network', async () => {
     await expect(wizard.step('network')).toBeVisible();
     await wizard.fillNetwork(spec);
+    for (const [i, zone] of ['us-east-1a', 'us-east-1b', 'us-east-1c'].entries()) {
+      await expect(page.getByTestId(`wizard-az-${i}`).locator('input'), 'a listed subnet brings its zone').toHaveValue(zone);
+    }
     await expectAccessible(page, 'wizard: network');
     await shot('2-network');
     await wizard.next();

@@ -7,6 +7,7 @@ export const cloudAccountKeys = {
   all: ['cloud-accounts'] as const,
   list: () => [...cloudAccountKeys.all, 'list'] as const,
   detail: (id: string) => [...cloudAccountKeys.all, 'detail', id] as const,
+  networks: (id: string, region: string) => [...cloudAccountKeys.all, 'networks', id, region] as const,
 };
 
 export function useCloudAccounts() {
@@ -85,5 +86,22 @@ export function useDownloadOnboardingTemplate() {
       );
       saveFile(ONBOARDING_TEMPLATE_FILE, data, 'application/yaml');
     },
+  });
+}
+
+/** The account's VPCs and subnets in a region, read live through its role; idle until both are chosen. */
+export function useAccountNetworks(accountId: string, region: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: cloudAccountKeys.networks(accountId, region),
+    enabled: accountId !== '' && region !== '',
+    queryFn: async () =>
+      (
+        await call(
+          client.GET('/cloud-accounts/{cloudAccountId}/networks', {
+            params: { path: { cloudAccountId: accountId }, query: { region } },
+          }),
+        )
+      ).data,
   });
 }

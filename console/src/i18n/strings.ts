@@ -142,8 +142,14 @@ export const strings = {
       zone: (n: number) => `Zone ${n}`,
       availabilityZone: 'Availability zone',
       subnet: 'Subnet id',
-      noListing:
-        'Enter the ids by hand for now: the control plane cannot list your VPCs and subnets yet.',
+      vpcPlaceholder: 'Choose a VPC of the account, or type its id',
+      loadingNetworks: 'Reading the account’s VPCs and subnets…',
+      networksFailed: 'The account’s VPCs and subnets could not be read; type the ids instead.',
+      noVpcs: 'No VPC in this region of the account.',
+      noSubnets: 'This VPC has no subnet.',
+      chooseVpcFirst: 'Choose a VPC first.',
+      useTyped: (value: string) => `Use: ${value}`,
+      clear: (field: string) => `Clear ${field}`,
     },
     storage: {
       title: 'Storage and capacity',
@@ -255,6 +261,15 @@ export const strings = {
       started: (name: string, aku: number, fsx?: string) =>
         fsx ? `Updating ${name} to ${aku} AKU with ${fsx} FSx.` : `Scaling ${name} to ${aku} AKU.`,
       stale: 'The instance changed since you opened it; its latest spec is now shown. Check and apply again.',
+      cost: {
+        title: 'Monthly cost',
+        description: 'Both specs at the current catalog’s on-demand prices, each running at its full AKU throughput with 3 days of retention.',
+        current: 'Current',
+        proposed: 'After the update',
+        change: 'Change',
+        perMonth: (usd: string) => `${usd} per month`,
+        delta: (usd: string, percent?: string) => (percent === undefined ? `${usd} per month` : `${usd} per month (${percent}%)`),
+      },
     },
     deleteModal: {
       title: 'Delete instance',

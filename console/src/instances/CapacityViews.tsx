@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Box from '@cloudscape-design/components/box';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
@@ -8,7 +9,7 @@ import { brokersFor, capacityFor, formatNumber, fsxFit } from './capacity';
 
 const c = strings.capacity;
 
-function Metric({ label, value, testId }: { label: string; value: string; testId: string }) {
+export function Metric({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
   return (
     <div>
       <Box variant="awsui-key-label">{label}</Box>

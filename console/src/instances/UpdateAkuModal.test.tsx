@@ -1,13 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { Instance, Plan } from '../api/types';
-import { catalogV1, runningInstance } from '../test/fixtures';
+import type { EstimateRequest, Instance, Plan } from '../api/types';
+import { catalogV1, costEstimate, runningInstance } from '../test/fixtures';
 import { fakeApi, json, renderWithProviders } from '../test/render';
 import { UpdateAkuModal } from './UpdateAkuModal';
 
 const planPath = `POST /instances/${runningInstance.id}/plan`;
 const patchPath = `PATCH /instances/${runningInstance.id}`;
+const estimatePath = 'POST /estimates';
+
+/** Prices $200 per AKU, so the totals show which spec was priced. */
+const pricePerAku = async (request: Request) => json(costEstimate(((await request.json()) as EstimateRequest).aku * 200));
 
 const scaleOut: Plan = {
   kind: 'UPDATE',
@@ -29,17 +33,20 @@ function renderModal(api: ReturnType<typeof fakeApi>, onStarted = vi.fn()) {
 }
 
 const body = async (request: Request) => request.json();
-const sent = (api: ReturnType<typeof fakeApi>, method: string) => api.calls.filter((r) => r.method === method);
+/** The requests that went to `route`, named as fakeApi names them. */
+const sent = (api: ReturnType<typeof fakeApi>, route: string) =>
+  api.calls.filter((r) => `${r.method} ${new URL(r.url).pathname.replace(/^\/api\/v1/, '')}` === route);
+const setAku = (value: string) => act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue(value));
 const wrapper = () => createWrapper(document.body);
 
 describe('update capacity modal', () => {
   it('plans the AKU the user settles on and shows the plan', async () => {
-    const api = fakeApi({ [planPath]: scaleOut });
+    const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut });
     renderModal(api);
-    act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue('9'));
-    act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue('10'));
+    setAku('9');
+    setAku('10');
     await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toBe('(1 to create, 1 to update, 0 to delete)'));
-    const plans = sent(api, 'POST');
+    const plans = sent(api, planPath);
     expect(plans).toHaveLength(1);
     expect(new URL(plans[0].url).pathname).toBe(`/api/v1/instances/${instance.id}/plan`);
     expect(await body(plans[0])).toEqual({ aku: 10 });
@@ -47,20 +54,59 @@ describe('update capacity modal', () => {
     expect(rows[1].getElement().textContent).toMatch(/~ update.*lt-0a1b2c3d.*new broker count/);
   });
 
-  it('asks for no plan while the value breaks a rule', async () => {
-    const api = fakeApi({ [planPath]: scaleOut });
+  it('asks for no plan and no estimate while the value breaks a rule', async () => {
+    const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut });
     renderModal(api);
-    act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue('2'));
+    setAku('2');
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(sent(api, 'POST')).toHaveLength(0);
+    expect(sent(api, planPath)).toHaveLength(0);
     expect(screen.queryByTestId('plan')).toBeNull();
+    const estimates = await Promise.all(sent(api, estimatePath).map(body));
+    expect(estimates.map((e) => e.aku)).toEqual([6]);
+    expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month');
+    expect(screen.queryByTestId('cost-proposed')).toBeNull();
+    expect(screen.queryByTestId('cost-delta')).toBeNull();
+  });
+
+  it('prices the current and the proposed spec alike and shows the difference with its sign', async () => {
+    const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut });
+    renderModal(api);
+    await waitFor(() => expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month'));
+
+    setAku('10');
+    await waitFor(() => expect(screen.getByTestId('cost-delta').textContent).toBe('+$800 per month (+66.67%)'));
+    expect(screen.getByTestId('cost-proposed').textContent).toBe('$2,000 per month');
+    const spec = { region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, fsx: { throughputMBps: 768, count: 1 } };
+    expect(await Promise.all(sent(api, estimatePath).map(body))).toEqual([
+      { ...spec, aku: 6 },
+      { ...spec, aku: 10 },
+    ]);
+
+    setAku('4');
+    await waitFor(() => expect(screen.getByTestId('cost-delta').textContent).toBe('\u2212$400 per month (\u221233.33%)'));
+    expect(screen.getByTestId('cost-proposed').textContent).toBe('$800 per month');
+    expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month');
+  });
+
+  it('says why the proposed cost is missing and shows no difference', async () => {
+    const problem = { type: 'about:blank', title: 'Estimates are unavailable', status: 503, detail: 'The price list is being refreshed.' };
+    const api = fakeApi({
+      [estimatePath]: async (request: Request) =>
+        ((await request.clone().json()) as EstimateRequest).aku === 6 ? pricePerAku(request) : json(problem, 503),
+      [planPath]: scaleOut,
+    });
+    renderModal(api);
+    setAku('10');
+    await waitFor(() => expect(screen.getByTestId('cost-proposed').textContent).toContain('The price list is being refreshed.'));
+    expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month');
+    expect(screen.getByTestId('cost-delta').textContent).toBe('—');
   });
 
   it('changes the FSx with the wizard’s capacity rules and patches only the FSx', async () => {
     const onStarted = vi.fn();
-    const api = fakeApi({ [planPath]: scaleOut, [patchPath]: () => json({ id: 'op-1' }, 202) });
+    const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut, [patchPath]: () => json({ id: 'op-1' }, 202) });
     renderModal(api, onStarted);
-    act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue('20'));
+    setAku('20');
     act(() => wrapper().findButton('[data-testid="update-aku-apply"]')!.click());
     const countField = wrapper()
       .findAllFormFields()
@@ -70,13 +116,13 @@ describe('update capacity modal', () => {
 
     act(() => wrapper().findRadioGroup('[data-testid="update-fsx-throughput"]')!.findInputByValue('1536')!.click());
     expect(screen.getByTestId('fsx-capacity').dataset.fits).toBe('true');
-    await waitFor(() => expect(sent(api, 'POST')).toHaveLength(1));
-    expect(await body(sent(api, 'POST')[0])).toEqual({ aku: 20, fsx: { throughputMBps: 1536, count: 1 } });
+    await waitFor(() => expect(sent(api, planPath)).toHaveLength(1));
+    expect(await body(sent(api, planPath)[0])).toEqual({ aku: 20, fsx: { throughputMBps: 1536, count: 1 } });
 
-    act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue('6'));
+    setAku('6');
     act(() => wrapper().findButton('[data-testid="update-aku-apply"]')!.click());
     await waitFor(() => expect(onStarted).toHaveBeenCalled());
-    const [patch] = sent(api, 'PATCH');
+    const [patch] = sent(api, patchPath);
     expect(patch.headers.get('If-Match')).toBe('"3"');
     expect(await body(patch)).toEqual({ fsx: { throughputMBps: 1536, count: 1 } });
   });

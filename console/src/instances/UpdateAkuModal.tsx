@@ -8,6 +8,7 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEstimate } from '../api/estimates';
 import { instanceKeys, useUpdateInstance } from '../api/instances';
 import { useUpdatePlan } from '../api/plans';
 import { ApiError, describeError, mapFieldErrors } from '../api/problem';
@@ -16,13 +17,24 @@ import { useDebouncedValue } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 import { CapacityReadout } from './CapacityViews';
+import { CostChange } from './CostChange';
 import { FsxFields } from './FsxFields';
 import { PlanView } from './PlanView';
-import { akuInRange, toUpdate, updateDraftOf, validateUpdate, type CurrentCapacity, type UpdateDraft } from './specRules';
+import {
+  akuInRange,
+  pricedSpecOf,
+  toEstimateRequest,
+  toUpdate,
+  updateDraftOf,
+  validateUpdate,
+  withUpdate,
+  type CurrentCapacity,
+  type UpdateDraft,
+} from './specRules';
 
 const u = strings.detail.update;
 
-/** Plans only the value typed last, not every keystroke on the way to it. */
+/** Plans and prices only the value typed last, not every keystroke on the way to it. */
 const PLAN_DELAY_MS = 400;
 
 export function UpdateAkuModal({
@@ -49,7 +61,13 @@ export function UpdateAkuModal({
   const apiFields = mapFieldErrors(apiError, ['aku', 'fsx', 'fsx.count', 'fsx.throughputMBps']).fields;
   const valid = Object.keys(errors).length === 0;
   const patch = valid ? toUpdate(draft, current) : undefined;
-  const plan = useUpdatePlan(instance.id, useDebouncedValue(patch, PLAN_DELAY_MS));
+  const settledPatch = useDebouncedValue(patch, PLAN_DELAY_MS);
+  const plan = useUpdatePlan(instance.id, settledPatch);
+  // Both sides through POST /estimates, not the current side from GET …/cost-estimate: that one
+  // prices with the instance's own catalog version, so a catalog change would pass for a cost of the update.
+  const pricedSpec = pricedSpecOf(instance);
+  const currentCost = useEstimate(toEstimateRequest(pricedSpec));
+  const proposedCost = useEstimate(settledPatch && toEstimateRequest(withUpdate(pricedSpec, settledPatch)));
   const shownAku = akuInRange(draft.aku, catalog);
 
   const apply = async () => {
@@ -125,6 +143,7 @@ export function UpdateAkuModal({
             <CapacityReadout aku={shownAku} catalog={catalog} testId="new-capacity" />
           </>
         )}
+        <CostChange current={currentCost} proposed={patch ? proposedCost : undefined} />
         {patch && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" />}
         {apiError instanceof ApiError && apiError.status === 412 && <Alert type="warning">{u.stale}</Alert>}
         {apiError !== null && !(apiError instanceof ApiError && (apiError.status === 412 || apiError.fieldErrors.length > 0)) && (

@@ -67,3 +67,13 @@ export function formatNumber(value: number): string {
 export function formatUsd(value: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(value);
 }
+
+/**
+ * A change, signed even when it grows (+$800, −$400) so the direction never depends on color; a
+ * true minus sign, and none on an amount that rounds to zero, so nothing reads "+$0".
+ */
+export function formatSigned(value: number, format: (magnitude: number) => string): string {
+  const magnitude = format(Math.abs(value));
+  if (magnitude === format(0)) return magnitude;
+  return `${value > 0 ? '+' : '\u2212'}${magnitude}`;
+}

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { account, catalogV1 } from '../test/fixtures';
-import { toCreation, toUpdate, updateDraftOf, validateSpec, validateUpdate, type SpecDraft } from './specRules';
+import { account, catalogV1, runningInstance } from '../test/fixtures';
+import { estimateRequestFor } from './wizard/ReviewStep';
+import { formatSigned, formatUsd } from './capacity';
+import {
+  pricedSpecOf,
+  toCreation,
+  toEstimateRequest,
+  toUpdate,
+  updateDraftOf,
+  validateSpec,
+  validateUpdate,
+  withUpdate,
+  type SpecDraft,
+} from './specRules';
 
 const ctx = { catalog: catalogV1, account };
 
@@ -115,6 +127,19 @@ describe('spec rules (mirroring the API)', () => {
     expect(toCreation(draft()).fsx).toEqual({ throughputMBps: 384, count: 1 });
     expect(toCreation(draft({ storage: { walType: 'S3' } })).fsx).toBeUndefined();
     expect(toCreation(draft()).aku).toBe(6);
+  });
+
+  it('estimates price a wizard draft, an instance and an instance with its update from one builder', () => {
+    expect(estimateRequestFor(draft())).toEqual({ region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, aku: 6, fsx: { throughputMBps: 384, count: 1 } });
+    expect(estimateRequestFor(draft({ storage: { walType: 'S3' } })).fsx).toBeUndefined();
+    const current = pricedSpecOf(runningInstance);
+    expect(toEstimateRequest(current)).toEqual(estimateRequestFor(draft()));
+    expect(toEstimateRequest(withUpdate(current, { fsx: { count: 2 } }))).toEqual({ ...estimateRequestFor(draft()), fsx: { throughputMBps: 384, count: 2 } });
+    expect(withUpdate({ ...current, walType: 'S3', fsx: null }, { aku: 9 })).toEqual({ ...current, walType: 'S3', fsx: null, aku: 9 });
+  });
+
+  it('a change shows its sign, but not when it rounds to nothing', () => {
+    expect([800, -400, 0.3, 0].map((v) => formatSigned(v, formatUsd))).toEqual(['+$800', '\u2212$400', '$0', '$0']);
   });
 
   it('AKU updates keep FSx capacity and refuse a no-op', () => {

@@ -3,7 +3,17 @@
  * with the same field paths and, where sensible, the same messages. Every rule adds an error
  * rather than stopping at the first, so a step can show them all.
  */
-import type { CloudAccount, FsxThroughput, InstanceCreation, InstanceUpdate, SizingCatalog, WalType } from '../api/types';
+import type {
+  CloudAccount,
+  EstimateRequest,
+  FsxSpec,
+  FsxThroughput,
+  Instance,
+  InstanceCreation,
+  InstanceUpdate,
+  SizingCatalog,
+  WalType,
+} from '../api/types';
 import type { FieldErrors } from '../api/problem';
 import { benchmarkedFsx, fsxFit, fsxOption } from './capacity';
 
@@ -279,4 +289,40 @@ export function validateUpdate(draft: UpdateDraft, current: CurrentCapacity, ctx
     reject(errors, 'aku', `changes nothing: the instance already has ${current.aku} AKU${fsx}`);
   }
   return errors;
+}
+
+/** One shape for all that gets priced (a wizard draft, an instance, an instance with an update), so all make the same estimate request. */
+export interface PricedSpec {
+  region: string;
+  zones: Zones;
+  walType: WalType;
+  aku: number;
+  fsx: FsxSpec | null;
+}
+
+/**
+ * The body for POST /estimates. It names no workload on purpose: the API then prices every spec
+ * by one rule (its own AKU throughput, 72 hours of retention, today's catalog), so two estimates
+ * differ only by their specs and can be compared.
+ */
+export function toEstimateRequest(spec: PricedSpec): EstimateRequest {
+  const request: EstimateRequest = { region: spec.region, zones: spec.zones, wal: { type: spec.walType }, aku: spec.aku };
+  if (spec.walType === 'FSWAL' && spec.fsx) request.fsx = { ...spec.fsx };
+  return request;
+}
+
+export function pricedSpecOf(instance: Instance): PricedSpec {
+  return {
+    region: instance.region,
+    // The API keeps an instance on 1 or 3 subnets, one per zone.
+    zones: instance.spec.network.subnets.length as Zones,
+    walType: instance.spec.wal.type,
+    aku: instance.spec.aku,
+    fsx: instance.spec.fsx,
+  };
+}
+
+/** `spec` after the merge patch `patch`, i.e. what PATCH /instances/{id} would leave. */
+export function withUpdate(spec: PricedSpec, patch: InstanceUpdate): PricedSpec {
+  return { ...spec, aku: patch.aku ?? spec.aku, fsx: spec.fsx && patch.fsx ? { ...spec.fsx, ...patch.fsx } : spec.fsx };
 }

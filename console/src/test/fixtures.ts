@@ -1,4 +1,4 @@
-import type { CloudAccount, Instance, Organization, Plan, SizingCatalog } from '../api/types';
+import type { CloudAccount, CostEstimate, Instance, Organization, Plan, SizingCatalog } from '../api/types';
 
 /** Catalog v1, as in the contract's example. */
 export const catalogV1: SizingCatalog = {
@@ -110,3 +110,20 @@ export const creationPlan: Plan = {
   ],
   summary: { create: 3, update: 0, replace: 0, delete: 0 },
 };
+
+/** An estimate (shortened) whose diskless side costs `totalMonthlyUsd`, against $9,000 of self-managed Kafka. */
+export function costEstimate(totalMonthlyUsd = 1200): CostEstimate {
+  const kafkaMonthlyUsd = 9000;
+  return {
+    currency: 'USD',
+    catalogVersion: 1,
+    region: 'us-east-1',
+    workload: { writeMiBps: 120, readMiBps: 120, retentionHours: 72 },
+    diskless: { lines: [{ item: 'compute', description: 'm7g.large brokers', quantity: 6, unit: 'instance', monthlyUsd: 357 }], totalMonthlyUsd },
+    selfManagedKafka: {
+      lines: [{ item: 'compute', description: 'r5.xlarge brokers', quantity: 12, unit: 'instance', monthlyUsd: 2207 }],
+      totalMonthlyUsd: kafkaMonthlyUsd,
+    },
+    savingsPercent: Math.round((1 - totalMonthlyUsd / kafkaMonthlyUsd) * 10_000) / 100,
+  };
+}

@@ -90,12 +90,19 @@ export class CreateWizard {
     await expect(this.page.getByTestId('wizard-region')).toContainText('us-east-1');
   }
 
+  /** Chooses the VPC and subnets from what the console lists out of the account (not typed ids). */
   async fillNetwork(spec: WizardSpec) {
     await this.page.getByTestId('wizard-zones').getByText('3 zones', { exact: true }).click();
-    await input(this.page, 'wizard-vpc').fill(spec.vpcId);
+    await this.choose('wizard-vpc', spec.vpcId);
     for (const [i, subnet] of spec.subnets.entries()) {
-      await input(this.page, `wizard-subnet-${i}`).fill(subnet);
+      await this.choose(`wizard-subnet-${i}`, subnet);
     }
+  }
+
+  private async choose(testId: string, id: string) {
+    await input(this.page, testId).click();
+    await this.page.getByRole('option', { name: new RegExp(id) }).click();
+    await expect(input(this.page, testId)).toHaveValue(id);
   }
 
   async fillStorage(spec: WizardSpec) {

@@ -2,20 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { createKeelClient, call } from '../../api/client';
-import { account, catalogV1, creationPlan, failedAccount } from '../../test/fixtures';
+import { account, catalogV1, costEstimate, creationPlan, failedAccount } from '../../test/fixtures';
 import { fakeApi, json, renderWithProviders } from '../../test/render';
 import { toCreation, type SpecDraft } from '../specRules';
 import { InstanceWizard } from './InstanceWizard';
 
-const estimate = {
-  currency: 'USD',
-  catalogVersion: 1,
-  region: 'us-east-1',
-  workload: { writeMiBps: 120, readMiBps: 120, retentionHours: 72 },
-  diskless: { lines: [{ item: 'compute', description: 'm7g.large brokers', quantity: 6, unit: 'instance', monthlyUsd: 357 }], totalMonthlyUsd: 1200 },
-  selfManagedKafka: { lines: [{ item: 'compute', description: 'r5.xlarge brokers', quantity: 12, unit: 'instance', monthlyUsd: 2207 }], totalMonthlyUsd: 9000 },
-  savingsPercent: 86.67,
-};
+const estimate = costEstimate();
 
 const valid: SpecDraft = {
   basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1' },
@@ -39,6 +31,9 @@ function next() {
 }
 function input(testId: string) {
   return createWrapper(document.body).findInput(`[data-testid="${testId}"]`)!;
+}
+function suggest(testId: string) {
+  return createWrapper(document.body).findAutosuggest(`[data-testid="${testId}"]`)!;
 }
 function fieldError(testId: string) {
   const el = screen.getByTestId(testId);
@@ -73,6 +68,44 @@ describe('create-instance wizard', () => {
     expect(disabled.map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('staging')]);
   });
 
+  it('suggests the account’s VPCs and subnets, and a chosen subnet brings its zone', async () => {
+    const api = fakeApi({
+      [`GET /cloud-accounts/${account.id}/networks`]: {
+        region: 'us-east-1',
+        vpcs: [
+          {
+            vpcId: 'vpc-0prod',
+            name: 'prod',
+            cidrBlock: '10.42.0.0/16',
+            isDefault: false,
+            subnets: [
+              { subnetId: 'subnet-0b', availabilityZone: 'us-east-1b', cidrBlock: '10.42.1.0/24', name: 'prod-b' },
+              { subnetId: 'subnet-0d', availabilityZone: 'us-east-1d', cidrBlock: '10.42.3.0/24', name: null },
+            ],
+          },
+        ],
+      },
+    });
+    renderWithProviders(
+      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={{ ...valid, network: { ...valid.network, vpcId: '', zones: 1, subnets: [{ availabilityZone: 'us-east-1a', subnetId: '' }] } }} onSubmit={vi.fn()} onCancel={vi.fn()} />,
+      { api },
+    );
+    next();
+    const vpc = suggest('wizard-vpc');
+    act(() => vpc.focus());
+    await waitFor(() => expect(vpc.findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('prod')]));
+    act(() => vpc.selectSuggestion(1));
+    expect(vpc.findNativeInput().getElement().value).toBe('vpc-0prod');
+
+    const subnet = suggest('wizard-subnet-0');
+    act(() => subnet.focus());
+    await waitFor(() => expect(subnet.findDropdown().findOptions()).toHaveLength(2));
+    act(() => subnet.selectSuggestion(2));
+    expect(subnet.findNativeInput().getElement().value).toBe('subnet-0d');
+    expect(input('wizard-az-0').getInputValue()).toBe('us-east-1d');
+    expect(api.calls.some((c) => c.url.endsWith(`/cloud-accounts/${account.id}/networks?region=us-east-1`))).toBe(true);
+  });
+
   it('moves between steps only when the current step is valid, and back freely', async () => {
     const api = fakeApi({ 'POST /estimates': estimate });
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
@@ -88,9 +121,9 @@ describe('create-instance wizard', () => {
 
     next();
     expect(screen.getByTestId('wizard-step-network').textContent).toContain('must be a VPC id');
-    act(() => input('wizard-vpc').setInputValue('vpc-0a1b2c3d4e5f67890'));
+    act(() => suggest('wizard-vpc').setInputValue('vpc-0a1b2c3d4e5f67890'));
     ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210', 'subnet-0a0b0c0d0e0f01234'].forEach((id, i) =>
-      act(() => input(`wizard-subnet-${i}`).setInputValue(id)),
+      act(() => suggest(`wizard-subnet-${i}`).setInputValue(id)),
     );
     expect(input('wizard-az-2').getInputValue()).toBe('us-east-1c');
     next();

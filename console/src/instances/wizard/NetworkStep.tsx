@@ -1,4 +1,5 @@
 import Alert from '@cloudscape-design/components/alert';
+import Autosuggest from '@cloudscape-design/components/autosuggest';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
@@ -6,6 +7,8 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tiles from '@cloudscape-design/components/tiles';
+import { useAccountNetworks } from '../../api/cloudAccounts';
+import { describeError } from '../../api/problem';
 import { strings } from '../../i18n/strings';
 import type { SubnetState, Zones } from '../specRules';
 import { errorFor, type StepProps } from './types';
@@ -20,6 +23,11 @@ export function NetworkStep({ draft, update, errors }: StepProps) {
   const { network, basics } = draft;
   const setSubnet = (index: number, patch: Partial<SubnetState>) =>
     update('network', { subnets: network.subnets.map((sn, i) => (i === index ? { ...sn, ...patch } : sn)) });
+  // The account's VPCs are suggestions: ids can still be typed, e.g. when the listing fails.
+  const networks = useAccountNetworks(basics.cloudAccountId, basics.region);
+  const status = networks.isPending ? 'loading' : networks.isError ? 'error' : 'finished';
+  const vpcs = networks.data?.vpcs ?? [];
+  const subnets = vpcs.find((v) => v.vpcId === network.vpcId)?.subnets ?? [];
   return (
     <Container header={<Header variant="h2" description={s.description}>{s.title}</Header>}>
       <SpaceBetween size="l">
@@ -39,9 +47,22 @@ export function NetworkStep({ draft, update, errors }: StepProps) {
           />
         </FormField>
         <FormField label={s.vpc} constraintText={s.vpcHint} errorText={errorFor(errors, 'network.vpcId', 'network')}>
-          <Input data-testid="wizard-vpc" value={network.vpcId} onChange={({ detail }) => update('network', { vpcId: detail.value.trim() })} />
+          <Autosuggest
+            data-testid="wizard-vpc"
+            value={network.vpcId}
+            options={vpcs.map((v) => ({ value: v.vpcId, label: v.name ?? v.vpcId, description: `${v.vpcId} · ${v.cidrBlock}` }))}
+            statusType={status}
+            loadingText={s.loadingNetworks}
+            errorText={s.networksFailed}
+            empty={s.noVpcs}
+            enteredTextLabel={(value) => s.useTyped(value)}
+            clearAriaLabel={s.clear(s.vpc)}
+            placeholder={s.vpcPlaceholder}
+            ariaLabel={s.vpc}
+            onChange={({ detail }) => update('network', { vpcId: detail.value.trim() })}
+          />
         </FormField>
-        <Alert type="info">{s.noListing}</Alert>
+        {networks.isError && <Alert type="warning" header={s.networksFailed}>{describeError(networks.error)}</Alert>}
         <Header variant="h3">{s.subnetsHeader}</Header>
         {network.subnets.map((subnet, i) => (
           <ColumnLayout columns={2} key={i}>
@@ -56,10 +77,27 @@ export function NetworkStep({ draft, update, errors }: StepProps) {
               />
             </FormField>
             <FormField label={`${s.zone(i + 1)}: ${s.subnet}`} errorText={errorFor(errors, `network.subnets[${i}].subnetId`)}>
-              <Input
+              <Autosuggest
                 data-testid={`wizard-subnet-${i}`}
                 value={subnet.subnetId}
-                onChange={({ detail }) => setSubnet(i, { subnetId: detail.value.trim() })}
+                options={subnets.map((sn) => ({
+                  value: sn.subnetId,
+                  label: sn.name ?? sn.subnetId,
+                  description: `${sn.subnetId} · ${sn.availabilityZone} · ${sn.cidrBlock}`,
+                }))}
+                statusType={status}
+                loadingText={s.loadingNetworks}
+                errorText={s.networksFailed}
+                empty={network.vpcId ? s.noSubnets : s.chooseVpcFirst}
+                enteredTextLabel={(value) => s.useTyped(value)}
+                clearAriaLabel={s.clear(`${s.zone(i + 1)}: ${s.subnet}`)}
+                ariaLabel={`${s.zone(i + 1)}: ${s.subnet}`}
+                onChange={({ detail }) => {
+                  const subnetId = detail.value.trim();
+                  // A listed subnet also knows its zone.
+                  const listed = subnets.find((sn) => sn.subnetId === subnetId);
+                  setSubnet(i, listed ? { subnetId, availabilityZone: listed.availabilityZone } : { subnetId });
+                }}
               />
             </FormField>
           </ColumnLayout>

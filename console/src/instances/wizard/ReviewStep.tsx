@@ -17,21 +17,20 @@ import { strings } from '../../i18n/strings';
 import { CapacityReadout } from '../CapacityViews';
 import { formatNumber, formatUsd } from '../capacity';
 import { PlanView } from '../PlanView';
-import { toCreation, type SpecDraft } from '../specRules';
+import { toCreation, toEstimateRequest, type SpecDraft } from '../specRules';
 import type { StepProps } from './types';
 
 const s = strings.wizard.review;
 
 export function estimateRequestFor(draft: SpecDraft): EstimateRequest {
   const { storage, network, basics } = draft;
-  const request: EstimateRequest = {
+  return toEstimateRequest({
     region: basics.region,
     zones: network.zones,
-    wal: { type: storage.walType || 'S3' },
+    walType: storage.walType || 'S3',
     aku: Number(storage.aku),
-  };
-  if (storage.walType === 'FSWAL') request.fsx = { throughputMBps: storage.fsxThroughput, count: Number(storage.fsxCount) };
-  return request;
+    fsx: { throughputMBps: storage.fsxThroughput, count: Number(storage.fsxCount) },
+  });
 }
 
 function CostTable({ title, breakdown, testId }: { title: string; breakdown: CostBreakdownLike; testId: string }) {

@@ -26,4 +26,7 @@ public interface ProvisioningDriver {
      * and checks that it allows every action the driver calls, changing nothing.
      */
     AccountVerification verify(ProvisioningTarget.Account account, String region);
+
+    /** The VPCs of {@code account} in {@code region} with their subnets, read through its role. */
+    List<AccountNetwork> networks(ProvisioningTarget.Account account, String region);
 }

@@ -139,6 +139,29 @@ public class CloudAccounts {
         return after;
     }
 
+    /** The account's VPCs and subnets in one of its regions, read through its role: what an instance's network is chosen from. */
+    AccountNetworks networks(Caller caller, UUID id, String region) {
+        CloudAccount account = get(caller.organizationId(), id);
+        if (region == null || !account.regions().contains(region)) {
+            throw ApiException.validation("region", "must be one of cloud account " + account.name() + "'s regions "
+                    + account.regions());
+        }
+        if (account.status() != CloudAccount.Status.VERIFIED) {
+            throw ApiException.conflict("cloud-account-not-verified", "Cloud account " + account.name() + " is "
+                    + account.status() + "; verify its role (POST /cloud-accounts/" + id + "/verify) first.");
+        }
+        try {
+            return new AccountNetworks(region, driver.networks(new ProvisioningTarget.Account(account.awsAccountId(),
+                    account.roleArn(), account.externalId()), region));
+        } catch (ProvisioningException e) {
+            if (e.retryable()) {
+                throw ApiException.unavailable("cloud-unavailable", "AWS did not answer for account " + account.name()
+                        + " (" + e.getMessage() + "); try again in a moment.");
+            }
+            throw ApiException.conflict("cloud-refused", e.getMessage());
+        }
+    }
+
     @Transactional
     void delete(Caller caller, UUID id) {
         CloudAccount account = get(caller.organizationId(), id);

@@ -65,6 +65,11 @@ class CloudAccountsController {
         return accounts.verify(caller, cloudAccountId);
     }
 
+    @GetMapping("/{cloudAccountId}/networks")
+    AccountNetworks networks(Caller caller, @PathVariable UUID cloudAccountId, @RequestParam(required = false) String region) {
+        return accounts.networks(caller, cloudAccountId, region);
+    }
+
     @DeleteMapping("/{cloudAccountId}")
     ResponseEntity<Void> delete(Caller caller, @PathVariable UUID cloudAccountId) {
         accounts.delete(caller, cloudAccountId);

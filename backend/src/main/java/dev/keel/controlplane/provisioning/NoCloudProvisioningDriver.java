@@ -9,6 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
@@ -79,6 +80,18 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
         return account.roleArn().contains(UNVERIFIABLE_ROLE)
                 ? AccountVerification.missing(List.of("ec2:RunInstances"))
                 : AccountVerification.allowed();
+    }
+
+    /** One VPC with a subnet in each of the region's first three zones, with ids that say where they come from. */
+    @Override
+    public List<AccountNetwork> networks(ProvisioningTarget.Account account, String region) {
+        List<AccountNetwork.Subnet> subnets = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            char zone = (char) ('a' + i);
+            subnets.add(new AccountNetwork.Subnet("subnet-nocloud" + zone, region + zone, "10.0." + i + ".0/24",
+                    "no-cloud " + region + zone));
+        }
+        return List.of(new AccountNetwork("vpc-nocloud", "no-cloud", "10.0.0.0/16", false, subnets));
     }
 
     @Override

@@ -71,6 +71,11 @@ public class ApiException extends RuntimeException {
                 List.of(new FieldError("If-Match", detail)));
     }
 
+    /** Something the request depends on (the customer's cloud) did not answer; trying again later may work. */
+    public static ApiException unavailable(String type, String detail) {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, type, "Try again later", detail, List.of());
+    }
+
     public static ApiException unprocessable(String type, String field, String detail) {
         return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, type, "Request cannot be processed", detail,
                 List.of(new FieldError(field, detail)));

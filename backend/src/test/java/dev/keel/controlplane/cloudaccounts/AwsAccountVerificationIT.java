@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Registration verifies the role in LocalStack: the served template passes (see
  * {@link OnboardedAccount}); a role deployed from it with two permissions taken out fails naming
- * exactly those two; a role that does not exist fails saying so.
+ * exactly those two; a role that does not exist fails saying so. A verified account lists its
+ * networks through its role.
  */
 class AwsAccountVerificationIT {
 
@@ -48,6 +49,19 @@ class AwsAccountVerificationIT {
             assertThat(good.get("status").asString()).isEqualTo("VERIFIED");
             assertThat(good.get("verification").get("missingActions").isEmpty()).isTrue();
             assertThat(good.get("verification").get("message").isNull()).isTrue();
+
+            // Through the verified role, the account's networks to choose from.
+            JsonNode networks = api.get("/cloud-accounts/" + good.get("id").asString() + "/networks?region="
+                    + CustomerAccount.REGION).json();
+            JsonNode vpc = null;
+            for (JsonNode candidate : networks.get("vpcs")) {
+                if (candidate.get("vpcId").asString().equals(customer.vpcId)) {
+                    vpc = candidate;
+                }
+            }
+            assertThat(vpc).as("the customer's VPC in " + networks).isNotNull();
+            assertThat(vpc.get("subnets")).extracting(s -> s.get("subnetId").asString())
+                    .containsExactlyElementsOf(customer.subnets.stream().map(s -> s[1]).toList());
         }
     }
 

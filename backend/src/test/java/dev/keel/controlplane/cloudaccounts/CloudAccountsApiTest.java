@@ -58,6 +58,31 @@ class CloudAccountsApiTest extends ApiTest {
     }
 
     @Test
+    void theAccountsNetworksAreListedPerRegionOnceItIsVerified() {
+        ApiClient api = api(VIEWER);
+        String id = registerAccount(api(EDITOR)).get("id").asString();
+
+        JsonNode networks = api.get("/cloud-accounts/" + id + "/networks?region=us-east-1").json();
+
+        assertThat(networks.get("region").asString()).isEqualTo("us-east-1");
+        assertThat(networks.get("vpcs")).singleElement().satisfies(vpc -> {
+            assertThat(vpc.get("vpcId").asString()).isEqualTo("vpc-nocloud");
+            assertThat(vpc.get("subnets")).extracting(s -> s.get("availabilityZone").asString())
+                    .containsExactly("us-east-1a", "us-east-1b", "us-east-1c");
+        });
+        ApiClient.Response otherRegion = api.get("/cloud-accounts/" + id + "/networks?region=ap-southeast-1");
+        assertThat(otherRegion.status()).isEqualTo(400);
+        assertThat(otherRegion.json().get("errors").get(0).get("field").asString()).isEqualTo("region");
+
+        String failed = api(EDITOR).post("/cloud-accounts", Map.of("name", unique("weak"), "awsAccountId", "123456789012",
+                "roleArn", "arn:aws:iam::123456789012:role/" + unique("unverifiable"), "regions", List.of("us-east-1")))
+                .json().get("id").asString();
+        ApiClient.Response unverified = api.get("/cloud-accounts/" + failed + "/networks?region=us-east-1");
+        assertThat(unverified.status()).isEqualTo(409);
+        assertThat(unverified.json().get("detail").asString()).contains("VERIFICATION_FAILED");
+    }
+
+    @Test
     void invalidRegistrationsNameEachField() {
         ApiClient.Response response = api(EDITOR).post("/cloud-accounts", Map.of("name", "X",
                 "awsAccountId", "12345", "roleArn", "arn:aws:iam::999999999999:user/bob",

@@ -104,6 +104,7 @@ class TenancyApiTest extends ApiTest {
             case "updateInstance" -> Map.of("aku", 9);
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
             case "getCurrentOrganization", "getOnboardingTemplate", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
+                 "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
                  "cancelOperation", "getSizingCatalog", "listAuditEvents" -> null;

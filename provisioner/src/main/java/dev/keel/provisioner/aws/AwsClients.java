@@ -53,23 +53,26 @@ public final class AwsClients implements AutoCloseable {
     }
 
     public Customer forTarget(ProvisioningTarget target) {
-        ProvisioningTarget.Account account = target.account();
+        return forAccount(target.account(), target.region(), "keel-" + target.instanceId().toString().substring(0, 8));
+    }
+
+    /** The clients for {@code account} in {@code region}; {@code session} names the assumed-role session in CloudTrail. */
+    Customer forAccount(ProvisioningTarget.Account account, String region, String session) {
         if (account == null || account.roleArn() == null || account.roleArn().isBlank()) {
             throw new dev.keel.provisioner.ProvisioningException("NO_ROLE",
-                    "The instance's cloud account has no role ARN to assume.", false);
+                    "The cloud account has no role ARN to assume.", false);
         }
-        String session = "keel-" + target.instanceId().toString().substring(0, 8);
-        return customers.computeIfAbsent(new Key(account.roleArn(), account.externalId(), target.region()), key -> {
+        return customers.computeIfAbsent(new Key(account.roleArn(), account.externalId(), region), key -> {
             AwsCredentialsProvider provider = credentials.provider(key.roleArn(), key.externalId(),
                     () -> assume(key.region(), key.roleArn(), key.externalId(), session));
-            Region region = Region.of(key.region());
+            Region awsRegion = Region.of(key.region());
             return new Customer(
-                    configure(Ec2Client.builder(), settings.endpoints().ec2Endpoint(), region, provider).build(),
+                    configure(Ec2Client.builder(), settings.endpoints().ec2Endpoint(), awsRegion, provider).build(),
                     configure(IamClient.builder(), settings.endpoints().iamEndpoint(), Region.AWS_GLOBAL, provider)
                             .build(),
-                    configure(S3Client.builder(), settings.endpoints().s3Endpoint(), region, provider)
+                    configure(S3Client.builder(), settings.endpoints().s3Endpoint(), awsRegion, provider)
                             .forcePathStyle(settings.endpoints().s3Endpoint().isPresent()).build(),
-                    configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), region, provider).build());
+                    configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), awsRegion, provider).build());
         });
     }
 

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
@@ -94,6 +95,11 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     @Override
     public AccountVerification verify(ProvisioningTarget.Account account, String region) {
         return verifier.verify(account, region);
+    }
+
+    @Override
+    public List<AccountNetwork> networks(ProvisioningTarget.Account account, String region) {
+        return Networks.list(clients.forAccount(account, region, "keel-networks"));
     }
 
     @Override
