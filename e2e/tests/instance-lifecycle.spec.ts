@@ -137,6 +137,12 @@ test('its brokers come up and the metrics show the load put on them', async ({},
   await expect(page.getByTestId('metrics-chart-requests')).not.toContainText('No data yet');
   await expectAccessible(page, 'instance metrics');
   await page.screenshot({ path: testInfo.outputPath('detail-metrics.png'), fullPage: true });
+
+  await detail.tab('Brokers');
+  for (let node = 0; node < 6; node++) {
+    await expect(page.getByTestId(`broker-health-${node}`)).toHaveAttribute('data-state', 'HEALTHY');
+  }
+  await expectAccessible(page, 'instance brokers with health');
 });
 
 test('scales to 9 AKU, showing the new capacity and the operation finishing', async () => {

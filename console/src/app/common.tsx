@@ -19,6 +19,9 @@ const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
   PENDING_VERIFICATION: 'pending',
   VERIFIED: 'success',
   VERIFICATION_FAILED: 'error',
+  HEALTHY: 'success',
+  UNHEALTHY: 'error',
+  UNKNOWN: 'pending',
 };
 
 /** A state as a Cloudscape status indicator (icon + word, never color alone). */

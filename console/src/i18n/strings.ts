@@ -83,6 +83,9 @@ export const strings = {
     PENDING_VERIFICATION: 'Pending verification',
     VERIFIED: 'Verified',
     VERIFICATION_FAILED: 'Verification failed',
+    HEALTHY: 'Healthy',
+    UNHEALTHY: 'Unhealthy',
+    UNKNOWN: 'Not reported yet',
   } as Record<string, string>,
   instances: {
     title: 'Instances',
@@ -239,7 +242,7 @@ export const strings = {
     conditions: 'Conditions',
     conditionCols: { type: 'Type', status: 'Status', reason: 'Reason', message: 'Message', since: 'Since' },
     brokers: 'Brokers',
-    brokerCols: { nodeId: 'Node id', zone: 'Availability zone', address: 'Address' },
+    brokerCols: { nodeId: 'Node id', zone: 'Availability zone', address: 'Address', health: 'Health', reportedAt: 'Last report' },
     noBrokers: 'No brokers yet.',
     resources: 'Cloud resources',
     operations: 'Operations',

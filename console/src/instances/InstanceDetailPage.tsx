@@ -139,6 +139,17 @@ function Brokers({ instance }: { instance: Instance }) {
           { id: 'nodeId', header: d.brokerCols.nodeId, cell: (b) => b.nodeId, isRowHeader: true },
           { id: 'zone', header: d.brokerCols.zone, cell: (b) => b.availabilityZone },
           { id: 'address', header: d.brokerCols.address, cell: (b) => <Copyable text={b.address} /> },
+          {
+            id: 'health',
+            header: d.brokerCols.health,
+            cell: (b) => (
+              <SpaceBetween size="xxxs">
+                <StateIndicator state={b.health.status} testId={`broker-health-${b.nodeId}`} />
+                {b.health.status === 'UNHEALTHY' && <Box variant="small">{b.health.message}</Box>}
+              </SpaceBetween>
+            ),
+          },
+          { id: 'reportedAt', header: d.brokerCols.reportedAt, cell: (b) => formatDate(b.health.reportedAt) },
         ]}
       />
       <Table

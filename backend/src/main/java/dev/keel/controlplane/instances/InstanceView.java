@@ -12,29 +12,55 @@ import dev.keel.provisioner.Inventory;
 
 /** An instance as the API shows it: the stored state plus what its catalog version says it can carry. */
 record InstanceView(UUID id, String name, UUID cloudAccountId, String region, InstanceState state, InstanceSpec spec,
-                    int specVersion, SizingCatalog.Capacity capacity, SizingCatalog.Sizing sizing, Inventory inventory,
+                    int specVersion, SizingCatalog.Capacity capacity, SizingCatalog.Sizing sizing, InventoryView inventory,
                     List<Condition> conditions, Instant createdAt, Instant updatedAt) {
+
+    /** What the control plane observed in the cloud, each broker with what its agent last reported. */
+    record InventoryView(String bootstrapServers, List<BrokerView> brokers, List<Inventory.CloudResource> resources) {
+    }
+
+    record BrokerView(int nodeId, String availabilityZone, String address, Health health) {
+    }
+
+    /** {@code HEALTHY}, {@code UNHEALTHY} (the message says why) or {@code UNKNOWN} (no report yet). */
+    record Health(String status, String message, Instant reportedAt) {
+
+        static final Health UNKNOWN = new Health("UNKNOWN", "Its agent has not reported yet.", null);
+
+        static Health of(BrokerStatuses.BrokerStatus status) {
+            if (status == null) {
+                return UNKNOWN;
+            }
+            return status.problem() == null
+                    ? new Health("HEALTHY", "Healthy.", status.reportedAt())
+                    : new Health("UNHEALTHY", status.problem(), status.reportedAt());
+        }
+    }
 
     static InstanceView of(Instance instance, SizingCatalog catalog) {
         return of(instance, catalog, Map.of());
     }
 
-    static InstanceView of(Instance instance, SizingCatalog catalog, Map<Integer, String> advertised) {
+    static InstanceView of(Instance instance, SizingCatalog catalog, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
         return new InstanceView(instance.id(), instance.name(), instance.cloudAccountId(), instance.region(),
                 instance.state(), instance.spec(), instance.specVersion(), catalog.capacityOf(instance.spec().aku()),
-                catalog.sizingOf(instance.spec().aku()), withAdvertised(instance.inventory(), advertised),
+                catalog.sizingOf(instance.spec().aku()), inventory(instance.inventory(), reported),
                 instance.conditions(), instance.createdAt(), instance.updatedAt());
     }
 
-    private static Inventory withAdvertised(Inventory inventory, Map<Integer, String> advertised) {
-        if (advertised.isEmpty()) {
-            return inventory;
-        }
-        List<Inventory.Broker> brokers = inventory.brokers().stream()
-                .map(b -> new Inventory.Broker(b.nodeId(), b.availabilityZone(), advertised.getOrDefault(b.nodeId(), b.address())))
+    private static InventoryView inventory(Inventory inventory, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+        List<BrokerView> brokers = inventory.brokers().stream()
+                .map(b -> {
+                    BrokerStatuses.BrokerStatus status = reported.get(b.nodeId());
+                    String advertised = status == null ? null : status.address();
+                    return new BrokerView(b.nodeId(), b.availabilityZone(), Objects.requireNonNullElse(advertised, b.address()),
+                            Health.of(status));
+                })
                 .toList();
-        String bootstrap = brokers.stream().map(Inventory.Broker::address).filter(Objects::nonNull)
-                .collect(Collectors.joining(","));
-        return new Inventory(bootstrap.isEmpty() ? inventory.bootstrapServers() : bootstrap, brokers, inventory.resources());
+        boolean anyAdvertised = reported.values().stream().anyMatch(r -> r.address() != null);
+        String bootstrap = anyAdvertised
+                ? brokers.stream().map(BrokerView::address).filter(Objects::nonNull).collect(Collectors.joining(","))
+                : inventory.bootstrapServers();
+        return new InventoryView(bootstrap, brokers, inventory.resources());
     }
 }

@@ -26,11 +26,11 @@ import dev.keel.controlplane.shared.Page;
 class InstancesController {
 
     private final Instances instances;
-    private final AdvertisedAddresses advertised;
+    private final BrokerStatuses brokers;
 
-    InstancesController(Instances instances, AdvertisedAddresses advertised) {
+    InstancesController(Instances instances, BrokerStatuses brokers) {
         this.instances = instances;
-        this.advertised = advertised;
+        this.brokers = brokers;
     }
 
     @PostMapping
@@ -85,7 +85,7 @@ class InstancesController {
     }
 
     private InstanceView view(Instance instance) {
-        return InstanceView.of(instance, instances.catalogOf(instance), advertised.of(instance.id()));
+        return InstanceView.of(instance, instances.catalogOf(instance), brokers.of(instance.id()));
     }
 
     private static ResponseEntity<Operation> accepted(Operation operation, String etag) {

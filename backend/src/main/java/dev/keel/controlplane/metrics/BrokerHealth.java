@@ -1,17 +1,12 @@
 package dev.keel.controlplane.metrics;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
+import dev.keel.controlplane.instances.BrokerStatuses;
 import dev.keel.controlplane.instances.Condition;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.Instances;
@@ -27,16 +22,11 @@ import dev.keel.provisioner.Inventory;
 class BrokerHealth {
 
     private final Instances instances;
-    private final MetricsStore store;
-    private final Clock clock;
-    private final Duration staleAfter;
+    private final LastReports reports;
 
-    BrokerHealth(Instances instances, MetricsStore store, Clock clock,
-                 @Value("${keel.health.stale-after:20s}") Duration staleAfter) {
+    BrokerHealth(Instances instances, LastReports reports) {
         this.instances = instances;
-        this.store = store;
-        this.clock = clock;
-        this.staleAfter = staleAfter;
+        this.reports = reports;
     }
 
     void evaluateAll() {
@@ -49,29 +39,19 @@ class BrokerHealth {
         if (instances.drift(instance.id()).isPresent()) {
             return;
         }
-        List<MetricsStore.ReportedBroker> reports = store.reports(instance.id());
-        if (reports.isEmpty()) {
+        Map<Integer, BrokerStatuses.BrokerStatus> reported = reports.of(instance.id());
+        if (reported.isEmpty()) {
             instances.setCondition(instance.id(), Condition.DEGRADED, "Unknown", "AwaitingReports",
                     "No broker agent of this instance has reported yet.");
             return;
         }
-        Map<Integer, MetricsStore.ReportedBroker> byNode = reports.stream()
-                .collect(Collectors.toMap(MetricsStore.ReportedBroker::nodeId, Function.identity()));
-        Instant now = clock.instant();
         List<String> problems = new ArrayList<>();
         for (Inventory.Broker broker : instance.inventory().brokers()) {
-            MetricsStore.ReportedBroker report = byNode.get(broker.nodeId());
-            String name = "broker " + broker.nodeId();
-            if (report == null) {
-                problems.add(name + " has never reported");
-            } else if (report.reportedAt().isBefore(now.minus(staleAfter))) {
-                problems.add(name + " has not reported for " + Duration.between(report.reportedAt(), now).toSeconds() + " s");
-            } else if (!report.processUp()) {
-                problems.add(name + " process is down");
-            } else if (!report.listenerUp()) {
-                problems.add(name + " listener is unreachable");
-            } else if (!report.quorumOk()) {
-                problems.add(name + " does not see the controller quorum");
+            BrokerStatuses.BrokerStatus status = reported.get(broker.nodeId());
+            if (status == null) {
+                problems.add("broker " + broker.nodeId() + " has never reported");
+            } else if (status.problem() != null) {
+                problems.add("broker " + broker.nodeId() + " " + status.problem());
             }
         }
         if (problems.isEmpty()) {

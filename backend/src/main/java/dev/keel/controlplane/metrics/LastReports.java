@@ -3,6 +3,7 @@ package dev.keel.controlplane.metrics;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -12,40 +13,58 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-import dev.keel.controlplane.instances.AdvertisedAddresses;
+import dev.keel.controlplane.instances.BrokerStatuses;
 import dev.keel.controlplane.instances.ImpairedBrokers;
 
 /**
- * What the brokers' last reports tell the rest of the control plane: the addresses recent reports
- * advertise, and the machines silent for longer than {@code keel.health.replace-after} — by then
- * the agent would have restarted a crashed broker and reported again, so the machine itself is
- * gone. (The {@code Degraded} condition names silent brokers sooner, at {@code stale-after}.)
+ * What the brokers' last reports tell the rest of the control plane: each broker's health and the
+ * address it advertises (a broker silent for {@code keel.health.stale-after}, two missed reports,
+ * is unwell and its address no longer trusted), and the machines silent for longer than
+ * {@code keel.health.replace-after} — by then the agent would have restarted a crashed broker and
+ * reported again, so the machine itself is gone.
  */
 @Component
-class LastReports implements AdvertisedAddresses, ImpairedBrokers {
+class LastReports implements BrokerStatuses, ImpairedBrokers {
 
     private final JdbcClient jdbc;
+    private final MetricsStore store;
     private final Clock clock;
     private final Duration staleAfter;
     private final Duration replaceAfter;
 
-    LastReports(JdbcClient jdbc, Clock clock, @Value("${keel.health.stale-after:20s}") Duration staleAfter,
+    LastReports(JdbcClient jdbc, MetricsStore store, Clock clock,
+                @Value("${keel.health.stale-after:20s}") Duration staleAfter,
                 @Value("${keel.health.replace-after:90s}") Duration replaceAfter) {
         this.jdbc = jdbc;
+        this.store = store;
         this.clock = clock;
         this.staleAfter = staleAfter;
         this.replaceAfter = replaceAfter;
     }
 
     @Override
-    public Map<Integer, String> of(UUID instanceId) {
-        Map<Integer, String> addresses = new HashMap<>();
-        jdbc.sql("SELECT node_id, address FROM broker_reports WHERE instance_id = ? AND reported_at >= ? AND address IS NOT NULL")
-                .params(instanceId, since(staleAfter))
-                .query(rs -> {
-                    addresses.put(rs.getInt("node_id"), rs.getString("address"));
-                });
-        return addresses;
+    public Map<Integer, BrokerStatus> of(UUID instanceId) {
+        Instant now = clock.instant();
+        Map<Integer, BrokerStatus> statuses = new HashMap<>();
+        for (MetricsStore.ReportedBroker report : store.reports(instanceId)) {
+            boolean stale = report.reportedAt().isBefore(now.minus(staleAfter));
+            statuses.put(report.nodeId(), new BrokerStatus(stale ? null : report.address(), report.reportedAt(),
+                    problem(report, stale, now)));
+        }
+        return statuses;
+    }
+
+    private static String problem(MetricsStore.ReportedBroker report, boolean stale, Instant now) {
+        if (stale) {
+            return "has not reported for " + Duration.between(report.reportedAt(), now).toSeconds() + " s";
+        }
+        if (!report.processUp()) {
+            return "process is down";
+        }
+        if (!report.listenerUp()) {
+            return "listener is unreachable";
+        }
+        return report.quorumOk() ? null : "does not see the controller quorum";
     }
 
     @Override

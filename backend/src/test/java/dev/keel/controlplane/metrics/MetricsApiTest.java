@@ -121,6 +121,14 @@ class MetricsApiTest extends ApiTest {
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
         assertThat(degraded.get("message").asString()).contains("broker 1 process is down").contains("broker 2 has not reported for");
+
+        JsonNode shown = api.get("/instances/" + instanceId).json().get("inventory").get("brokers");
+        assertThat(shown.get(0).get("health").get("status").asString()).isEqualTo("HEALTHY");
+        assertThat(shown.get(1).get("health").get("status").asString()).isEqualTo("UNHEALTHY");
+        assertThat(shown.get(1).get("health").get("message").asString()).isEqualTo("process is down");
+        assertThat(shown.get(2).get("health").get("message").asString()).startsWith("has not reported for");
+        assertThat(shown.get(2).get("address").asString()).as("a silent broker's address is no longer trusted")
+                .endsWith(".nocloud.invalid:9092");
     }
 
     @Test

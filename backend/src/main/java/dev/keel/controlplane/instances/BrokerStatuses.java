@@ -1,0 +1,23 @@
+package dev.keel.controlplane.instances;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What each broker's agent last reported, by node id (a broker that never reported is absent). The
+ * address a broker advertises to clients wins over the one the provisioner observed: behind NAT, or
+ * on a developer machine where the local runner plays EC2, only the broker knows where clients
+ * reach it.
+ */
+public interface BrokerStatuses {
+
+    Map<Integer, BrokerStatus> of(UUID instanceId);
+
+    /**
+     * {@code address} is null once the reports are stale; {@code problem} says what is wrong
+     * ("process is down", "has not reported for 40 s") and is null for a healthy broker.
+     */
+    record BrokerStatus(String address, Instant reportedAt, String problem) {
+    }
+}
