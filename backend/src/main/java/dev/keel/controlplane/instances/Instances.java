@@ -195,8 +195,7 @@ public class Instances {
      * reconciler's with what drifted as the reason.
      */
     Operation startRepair(Instance instance, String requestedBy, String reason) {
-        Operation operation = operations.start(instance.organizationId(), instance.id(), OperationType.REPAIR,
-                driver.steps(ChangeKind.REPAIR, targets.of(instance)), requestedBy, reason, instance.state().name(), null);
+        Operation operation = start(instance, OperationType.REPAIR, requestedBy, reason, null);
         repository.updateState(instance.id(), InstanceState.CHANGING);
         return operation;
     }
@@ -258,9 +257,14 @@ public class Instances {
     }
 
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {
-        return operations.start(caller.organizationId(), instance.id(), type,
-                driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), caller.username(),
-                null, instance.state().name(), previousSpec);
+        return start(instance, type, caller.username(), null, previousSpec);
+    }
+
+    private Operation start(Instance instance, OperationType type, String requestedBy, String reason,
+                            InstanceSpec previousSpec) {
+        return operations.start(instance.organizationId(), instance.id(), type,
+                driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), requestedBy, reason,
+                instance.state().name(), previousSpec);
     }
 
     private static void requireCurrent(Instance instance, String ifMatch) {
