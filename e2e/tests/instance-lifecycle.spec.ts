@@ -162,6 +162,13 @@ test('scales to 9 AKU, showing the new capacity and the operation finishing', as
   await detail.tab('Overview');
   await expect(page.getByTestId('detail-aku')).toHaveText('9');
   await expect(page.getByTestId('detail-capacity-write')).toHaveText('180 MiB/s');
+
+  // Repair on request starts from what it would change, read from the account.
+  await detail.openRepair();
+  await expect(page.getByTestId('plan')).toContainText(/No changes|to create/, { timeout: 30_000 });
+  await expectAccessible(page, 'repair modal');
+  await page.getByTestId('repair-instance-modal').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('repair-instance-modal')).toBeHidden();
 });
 
 test('a viewer sees the instance without any change buttons', async ({ browser }) => {
@@ -174,6 +181,7 @@ test('a viewer sees the instance without any change buttons', async ({ browser }
   await viewer.goto(instanceUrl);
   await expect(viewer.getByTestId('instance-name')).toHaveText(spec.name);
   await expect(viewer.getByTestId('update-aku')).toHaveCount(0);
+  await expect(viewer.getByTestId('repair-instance')).toHaveCount(0);
   await expect(viewer.getByTestId('delete-instance')).toHaveCount(0);
   await viewer.getByRole('link', { name: 'Cloud accounts' }).first().click();
   await expect(viewer.getByTestId(`cloud-account-${accountName}`)).toBeVisible();

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, collectPages, newIdempotencyKey, useApiClient } from './client';
 import { operationKeys } from './operations';
 import type { Instance, InstanceCreation, InstanceState, InstanceUpdate } from './types';
@@ -75,10 +75,29 @@ export function useUpdateInstance(id: string) {
           }),
         )
       ).data,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: instanceKeys.all });
-      void queryClient.invalidateQueries({ queryKey: operationKeys.forInstance(id) });
-    },
+    onSuccess: () => invalidateInstance(queryClient, id),
+  });
+}
+
+/** After a change is accepted: the instance and its operations are stale. */
+function invalidateInstance(queryClient: QueryClient, id: string) {
+  void queryClient.invalidateQueries({ queryKey: instanceKeys.all });
+  void queryClient.invalidateQueries({ queryKey: operationKeys.forInstance(id) });
+}
+
+export function useRepairInstance(id: string) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (
+        await call(
+          client.POST('/instances/{instanceId}/repair', {
+            params: { path: { instanceId: id }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+          }),
+        )
+      ).data,
+    onSuccess: () => invalidateInstance(queryClient, id),
   });
 }
 
@@ -94,9 +113,6 @@ export function useDeleteInstance(id: string) {
           }),
         )
       ).data,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: instanceKeys.all });
-      void queryClient.invalidateQueries({ queryKey: operationKeys.forInstance(id) });
-    },
+    onSuccess: () => invalidateInstance(queryClient, id),
   });
 }

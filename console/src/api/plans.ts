@@ -6,6 +6,7 @@ export const planKeys = {
   all: ['plans'] as const,
   forCreation: (body: InstanceCreation) => [...planKeys.all, 'creation', body] as const,
   forUpdate: (instanceId: string, patch: InstanceUpdate) => [...planKeys.all, 'instance', instanceId, patch] as const,
+  forRepair: (instanceId: string) => [...planKeys.all, 'instance', instanceId, 'repair'] as const,
 };
 
 /**
@@ -33,5 +34,16 @@ export function useUpdatePlan(instanceId: string, patch: InstanceUpdate | undefi
     enabled: patch !== undefined,
     queryFn: async () =>
       (await call(client.POST('/instances/{instanceId}/plan', { params: { path: { instanceId } }, body: patch }))).data,
+  });
+}
+
+/** What a repair would change: the drift between the instance's spec and the customer's account now. */
+export function useRepairPlan(instanceId: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: planKeys.forRepair(instanceId),
+    queryFn: async () =>
+      (await call(client.POST('/instances/{instanceId}/plan', { params: { path: { instanceId } } }))).data,
+    staleTime: 0,
   });
 }

@@ -51,7 +51,7 @@ export function AppShell({ breadcrumbs, content, contentType = 'default', tools 
           onFollow={follow}
         />
       }
-      notifications={<Flashbar items={items} stackItems={items.length > 2} />}
+      notifications={<Flashbar items={items} stackItems={items.length > 2} i18nStrings={strings.flashbar} />}
       tools={tools}
       toolsHide={tools === undefined}
       ariaLabels={{

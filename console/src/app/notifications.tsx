@@ -11,6 +11,11 @@ export interface Notice {
   id?: string;
 }
 
+/** The id of an instance's change notices: each new change replaces the notice of the one before. */
+export function instanceNotice(instanceId: string, content: ReactNode): Notice {
+  return { id: `instance-${instanceId}`, type: 'info', content };
+}
+
 interface Notifications {
   items: FlashbarProps.MessageDefinition[];
   notify: (notice: Notice) => void;

@@ -25,13 +25,15 @@ describe('role-aware UI', () => {
     expect(screen.getByTestId('create-instance')).toBeTruthy();
   });
 
-  it('viewers see no update or delete on an instance; editors and admins do', () => {
-    const { unmount } = renderWithProviders(<InstanceActions instance={runningInstance} onUpdate={vi.fn()} onDelete={vi.fn()} />, { role: 'viewer' });
+  it('viewers see no update, repair or delete on an instance; editors and admins do', () => {
+    const { unmount } = renderWithProviders(<InstanceActions instance={runningInstance} onUpdate={vi.fn()} onRepair={vi.fn()} onDelete={vi.fn()} />, { role: 'viewer' });
     expect(screen.queryByTestId('update-aku')).toBeNull();
+    expect(screen.queryByTestId('repair-instance')).toBeNull();
     expect(screen.queryByTestId('delete-instance')).toBeNull();
     unmount();
-    renderWithProviders(<InstanceActions instance={runningInstance} onUpdate={vi.fn()} onDelete={vi.fn()} />, { role: 'admin' });
+    renderWithProviders(<InstanceActions instance={runningInstance} onUpdate={vi.fn()} onRepair={vi.fn()} onDelete={vi.fn()} />, { role: 'admin' });
     expect(screen.getByTestId('update-aku')).toBeTruthy();
+    expect(screen.getByTestId('repair-instance')).toBeTruthy();
     expect(screen.getByTestId('delete-instance')).toBeTruthy();
   });
 

@@ -12,6 +12,17 @@ export const strings = {
     notFoundBody: 'There is nothing at this address.',
     skipToMain: 'Skip to main content',
   },
+  /** The Flashbar's labels; the stacked notifications' toggle is a button that needs a name. */
+  flashbar: {
+    ariaLabel: 'Notifications',
+    notificationBarText: 'Notifications',
+    notificationBarAriaLabel: 'View all notifications',
+    errorIconAriaLabel: 'Error',
+    warningIconAriaLabel: 'Warning',
+    successIconAriaLabel: 'Success',
+    infoIconAriaLabel: 'Info',
+    inProgressIconAriaLabel: 'In progress',
+  },
   nav: {
     header: 'Keel',
     instances: 'Instances',
@@ -216,6 +227,7 @@ export const strings = {
   detail: {
     actions: 'Actions',
     updateAku: 'Update AKU',
+    repairAction: 'Repair',
     delete: 'Delete',
     tabs: { overview: 'Overview', metrics: 'Metrics', brokers: 'Brokers', operations: 'Operations' },
     spec: 'Spec',
@@ -273,6 +285,13 @@ export const strings = {
         perMonth: (usd: string) => `${usd} per month`,
         delta: (usd: string, percent?: string) => (percent === undefined ? `${usd} per month` : `${usd} per month (${percent}%)`),
       },
+    },
+    repair: {
+      title: 'Repair instance',
+      body: 'A repair brings the cloud resources in your AWS account back to the instance’s spec: what was changed or removed outside Keel is put back, and broker machines that stopped reporting are replaced. Data in S3 is not touched.',
+      planDescription: 'What the repair would change, read from your account now.',
+      confirm: 'Repair',
+      started: (name: string) => `Repairing instance ${name}.`,
     },
     deleteModal: {
       title: 'Delete instance',

@@ -8,7 +8,7 @@ import { useCloudAccounts } from '../api/cloudAccounts';
 import { useCreateInstance } from '../api/instances';
 import { ApiError, describeError } from '../api/problem';
 import { AppShell } from '../app/AppShell';
-import { useNotifications } from '../app/notifications';
+import { instanceNotice, useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
 import { InstanceWizard, STEPS } from './wizard/InstanceWizard';
@@ -41,7 +41,7 @@ export default function CreateInstancePage() {
         onSubmit={async (body) => {
           try {
             const operation = await create.mutateAsync(body);
-            notify({ type: 'success', content: w.created(body.name) });
+            notify(instanceNotice(operation.instanceId, w.created(body.name)));
             navigate(`/instances/${operation.instanceId}`);
           } catch (error) {
             if (!(error instanceof ApiError) || error.fieldErrors.length === 0) {

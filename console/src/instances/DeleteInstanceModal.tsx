@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useDeleteInstance } from '../api/instances';
 import { describeError } from '../api/problem';
 import type { Instance } from '../api/types';
-import { useNotifications } from '../app/notifications';
+import { ConfirmModal, startAndNotify } from '../app/ConfirmModal';
+import { instanceNotice, useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 
 const m = strings.detail.deleteModal;
@@ -21,35 +20,17 @@ export function DeleteInstanceModal({ instance, onClose, onStarted }: { instance
   const { notify } = useNotifications();
   const confirmed = typed === instance.name;
   return (
-    <Modal
-      closeAriaLabel={strings.common.close}
-      visible
-      onDismiss={onClose}
+    <ConfirmModal
       header={m.title}
-      data-testid="delete-instance-modal"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onClose}>
-              {strings.common.cancel}
-            </Button>
-            <Button
-              variant="primary"
-              data-testid="delete-instance-confirm"
-              disabled={!confirmed}
-              loading={remove.isPending}
-              onClick={() =>
-                void remove.mutateAsync().then(() => {
-                  notify({ type: 'info', content: m.started(instance.name) });
-                  onStarted();
-                }, () => undefined)
-              }
-            >
-              {strings.common.delete}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      testId="delete-instance-modal"
+      onClose={onClose}
+      confirm={{
+        label: strings.common.delete,
+        testId: 'delete-instance-confirm',
+        disabled: !confirmed,
+        loading: remove.isPending,
+        onConfirm: () => startAndNotify(remove.mutateAsync, notify, instanceNotice(instance.id, m.started(instance.name)), onStarted),
+      }}
     >
       <SpaceBetween size="m">
         <Box variant="p">{m.body(instance.name)}</Box>
@@ -58,6 +39,6 @@ export function DeleteInstanceModal({ instance, onClose, onStarted }: { instance
         </FormField>
         {remove.error && <Alert type="error">{describeError(remove.error)}</Alert>}
       </SpaceBetween>
-    </Modal>
+    </ConfirmModal>
   );
 }

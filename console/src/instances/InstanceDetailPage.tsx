@@ -21,6 +21,7 @@ import { strings } from '../i18n/strings';
 import { formatNumber } from './capacity';
 import { DeleteInstanceModal } from './DeleteInstanceModal';
 import { OperationsTab } from './OperationsTab';
+import { RepairInstanceModal } from './RepairInstanceModal';
 import { UpdateAkuModal } from './UpdateAkuModal';
 
 // The charts are the heaviest part of the page: they load when the Metrics tab is first opened.
@@ -31,10 +32,12 @@ const d = strings.detail;
 export function InstanceActions({
   instance,
   onUpdate,
+  onRepair,
   onDelete,
 }: {
   instance: Instance;
   onUpdate: () => void;
+  onRepair: () => void;
   onDelete: () => void;
 }) {
   const { canEdit } = useSession();
@@ -44,6 +47,9 @@ export function InstanceActions({
     <SpaceBetween direction="horizontal" size="xs">
       <Button data-testid="update-aku" disabled={busy || instance.state !== 'RUNNING'} onClick={onUpdate}>
         {d.updateAku}
+      </Button>
+      <Button data-testid="repair-instance" disabled={instance.state !== 'RUNNING'} onClick={onRepair}>
+        {d.repairAction}
       </Button>
       <Button data-testid="delete-instance" disabled={busy} onClick={onDelete}>
         {d.delete}
@@ -171,9 +177,14 @@ export default function InstanceDetailPage() {
   const navigate = useNavigate();
   const query = useInstance(instanceId);
   const catalog = useSizingCatalog();
-  const [modal, setModal] = useState<'update' | 'delete' | null>(null);
+  const [modal, setModal] = useState<'update' | 'repair' | 'delete' | null>(null);
   const [tab, setTab] = useState('overview');
   const instance = query.data?.instance;
+  /** Once a change is accepted, its operation is what the user wants to watch. */
+  const showOperations = () => {
+    setModal(null);
+    setTab('operations');
+  };
 
   let content;
   if (query.error) {
@@ -186,7 +197,14 @@ export default function InstanceDetailPage() {
         <Header
           variant="h1"
           description={<StateIndicator state={instance.state} testId="instance-state" />}
-          actions={<InstanceActions instance={instance} onUpdate={() => setModal('update')} onDelete={() => setModal('delete')} />}
+          actions={
+            <InstanceActions
+              instance={instance}
+              onUpdate={() => setModal('update')}
+              onRepair={() => setModal('repair')}
+              onDelete={() => setModal('delete')}
+            />
+          }
         >
           <span data-testid="instance-name">{instance.name}</span>
         </Header>
@@ -214,20 +232,21 @@ export default function InstanceDetailPage() {
             etag={query.data.etag}
             catalog={catalog.data}
             onClose={() => setModal(null)}
-            onStarted={() => {
-              setModal(null);
-              setTab('operations');
-            }}
+            onStarted={showOperations}
+          />
+        )}
+        {modal === 'repair' && (
+          <RepairInstanceModal
+            instance={instance}
+            onClose={() => setModal(null)}
+            onStarted={showOperations}
           />
         )}
         {modal === 'delete' && (
           <DeleteInstanceModal
             instance={instance}
             onClose={() => setModal(null)}
-            onStarted={() => {
-              setModal(null);
-              setTab('operations');
-            }}
+            onStarted={showOperations}
           />
         )}
       </SpaceBetween>

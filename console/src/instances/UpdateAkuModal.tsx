@@ -1,11 +1,8 @@
 import { useState } from 'react';
 import Alert from '@cloudscape-design/components/alert';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEstimate } from '../api/estimates';
@@ -14,7 +11,8 @@ import { useUpdatePlan } from '../api/plans';
 import { ApiError, describeError, mapFieldErrors } from '../api/problem';
 import type { Instance, SizingCatalog } from '../api/types';
 import { useDebouncedValue } from '../app/common';
-import { useNotifications } from '../app/notifications';
+import { ConfirmModal } from '../app/ConfirmModal';
+import { instanceNotice, useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 import { CapacityReadout } from './CapacityViews';
 import { CostChange } from './CostChange';
@@ -77,7 +75,7 @@ export function UpdateAkuModal({
     try {
       await update.mutateAsync({ patch, etag });
       const fsx = patch.fsx && draft.fsx ? strings.detail.fsxValue(Number(draft.fsx.fsxCount), draft.fsx.fsxThroughput) : undefined;
-      notify({ type: 'info', content: u.started(instance.name, Number(draft.aku), fsx) });
+      notify(instanceNotice(instance.id, u.started(instance.name, Number(draft.aku), fsx)));
       onStarted();
     } catch (error) {
       setApiError(error);
@@ -91,25 +89,12 @@ export function UpdateAkuModal({
   // the API's answer shows at once.
   const shown = (field: string) => (touched ? errors[field] : undefined) ?? apiFields[field];
   return (
-    <Modal
-      closeAriaLabel={strings.common.close}
-      visible
-      onDismiss={onClose}
+    <ConfirmModal
       header={u.title}
+      testId="update-aku-modal"
       size="large"
-      data-testid="update-aku-modal"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onClose}>
-              {strings.common.cancel}
-            </Button>
-            <Button variant="primary" data-testid="update-aku-apply" loading={update.isPending} onClick={() => void apply()}>
-              {u.apply}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      onClose={onClose}
+      confirm={{ label: u.apply, testId: 'update-aku-apply', loading: update.isPending, onConfirm: () => void apply() }}
     >
       <SpaceBetween size="l">
         <FormField
@@ -150,6 +135,6 @@ export function UpdateAkuModal({
           <Alert type="error">{describeError(apiError)}</Alert>
         )}
       </SpaceBetween>
-    </Modal>
+    </ConfirmModal>
   );
 }

@@ -20,8 +20,8 @@ export const catalogV1: SizingCatalog = {
   regions: ['us-east-1', 'us-east-2', 'eu-west-1'],
   compute: [{ architecture: 'arm64', instanceType: 'm7g.large', akuPerBroker: 1.16, minBrokers: 3 }],
   brokerVersions: [
-    { version: '1.7.3', walTypes: ['S3'], default: true },
-    { version: '1.4.1', walTypes: ['EBS', 'S3', 'FSWAL'], default: false },
+    { version: '1.7.4', walTypes: ['S3'], default: true, image: 'automqinc/automq:1.7.4@sha256:68bf5df674ab9755da51f5200c152df391b0968aeeaf9ec4d12619517cd1234f' },
+    { version: '1.4.1', walTypes: ['EBS', 'S3', 'FSWAL'], default: false, image: null },
   ],
   prices: {},
   costModel: {},

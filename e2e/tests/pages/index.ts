@@ -137,6 +137,11 @@ export class InstanceDetailPage {
     await expect(this.page.getByTestId('update-aku-modal')).toBeVisible();
   }
 
+  async openRepair() {
+    await this.page.getByTestId('repair-instance').click();
+    await expect(this.page.getByTestId('repair-instance-modal')).toBeVisible();
+  }
+
   async setAku(aku: number) {
     await input(this.page, 'update-aku-input').fill(String(aku));
   }

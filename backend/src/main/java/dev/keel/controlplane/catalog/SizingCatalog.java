@@ -34,7 +34,8 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     public record ComputeOption(String architecture, String instanceType, double akuPerBroker, int minBrokers) {
     }
 
-    public record BrokerVersion(String version, List<WalType> walTypes, @JsonProperty("default") boolean isDefault) {
+    public record BrokerVersion(String version, List<WalType> walTypes, @JsonProperty("default") boolean isDefault,
+                                String image) {
     }
 
     public record Prices(String currency, double hoursPerMonth, Map<String, RegionPrices> regions) {

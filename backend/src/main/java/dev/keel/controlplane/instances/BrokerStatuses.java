@@ -1,6 +1,8 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -12,7 +14,12 @@ import java.util.UUID;
  */
 public interface BrokerStatuses {
 
-    Map<Integer, BrokerStatus> of(UUID instanceId);
+    /** Each instance's brokers, in one reading (an instance none of whose brokers reported maps to an empty map). */
+    Map<UUID, Map<Integer, BrokerStatus>> of(Collection<UUID> instanceIds);
+
+    default Map<Integer, BrokerStatus> of(UUID instanceId) {
+        return of(List.of(instanceId)).get(instanceId);
+    }
 
     /**
      * {@code address} is null once the reports are stale; {@code problem} says what is wrong

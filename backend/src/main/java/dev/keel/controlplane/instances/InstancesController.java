@@ -1,6 +1,7 @@
 package dev.keel.controlplane.instances;
 
 import java.net.URI;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.http.HttpHeaders;
@@ -61,13 +62,15 @@ class InstancesController {
                             @RequestParam(required = false) Integer limit,
                             @RequestParam(required = false) String cursor) {
         Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
-        return new Page<>(page.items().stream().map(this::view).toList(), page.nextCursor());
+        Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported =
+                brokers.of(page.items().stream().map(Instance::id).toList());
+        return new Page<>(page.items().stream().map(i -> view(i, reported.get(i.id()))).toList(), page.nextCursor());
     }
 
     @GetMapping("/{instanceId}")
     ResponseEntity<InstanceView> get(Caller caller, @PathVariable UUID instanceId) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
-        return ResponseEntity.ok().eTag(instance.etag()).body(view(instance));
+        return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
     }
 
     @PatchMapping(path = "/{instanceId}", consumes = {"application/merge-patch+json", "application/json"})
@@ -84,8 +87,8 @@ class InstancesController {
         return accepted(instances.delete(caller, instanceId, ifMatch), null);
     }
 
-    private InstanceView view(Instance instance) {
-        return InstanceView.of(instance, instances.catalogOf(instance), brokers.of(instance.id()));
+    private InstanceView view(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+        return InstanceView.of(instance, instances.catalogOf(instance), reported);
     }
 
     private static ResponseEntity<Operation> accepted(Operation operation, String etag) {

@@ -2,6 +2,7 @@ package dev.keel.controlplane.metrics;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -9,7 +10,10 @@ import java.util.UUID;
  * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against.
  */
 record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, String ec2InstanceId, Instant observedAt,
-                    String agentVersion, Broker broker, Endpoint endpoint, Health health, Map<String, Double> metrics) {
+                    String agentVersion, Broker broker, Endpoint endpoint, Health health, Map<String, Double> metrics,
+                    Drain drain) {
+
+    static final Set<String> DRAIN_STATUSES = Set.of("DRAINING", "DRAINED", "FAILED");
 
     record Broker(String kind, String version, String standIn) {
     }
@@ -19,6 +23,9 @@ record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, Stri
 
     record Health(String status, Boolean processUp, Boolean listenerReachable, Boolean controllerQuorumKnown,
                   Integer quorumLeaderId, Integer restarts, Long uptimeSeconds) {
+    }
+
+    record Drain(String status, Integer partitionsRemaining, String message) {
     }
 
     String address() {

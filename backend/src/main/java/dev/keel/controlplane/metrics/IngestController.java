@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.keel.controlplane.drains.DrainRequests;
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.InstanceState;
@@ -33,19 +33,28 @@ class IngestController {
     private final Instances instances;
     private final InstanceTokens tokens;
     private final MetricsStore store;
+    private final DrainRequests drains;
     private final Clock clock;
 
-    IngestController(Instances instances, InstanceTokens tokens, MetricsStore store, Clock clock) {
+    IngestController(Instances instances, InstanceTokens tokens, MetricsStore store, DrainRequests drains, Clock clock) {
         this.instances = instances;
         this.tokens = tokens;
         this.store = store;
+        this.drains = drains;
         this.clock = clock;
     }
 
+    /**
+     * What the node is to do: {@code drain} its partitions to the brokers {@code drainTo}. The agent ignores fields it
+     * does not know, so directives can be added.
+     */
+    record Directives(boolean drain, List<Integer> drainTo) {
+    }
+
     @PostMapping("/ingest/v1/instances/{instanceId}/nodes/{nodeId}/reports")
-    ResponseEntity<Void> report(@PathVariable UUID instanceId, @PathVariable int nodeId,
-                                @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-                                @RequestBody BrokerReport report) {
+    Directives report(@PathVariable UUID instanceId, @PathVariable int nodeId,
+                      @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                      @RequestBody BrokerReport report) {
         String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
         Instance instance = instances.find(instanceId).filter(i -> tokens.matches(instanceId, token))
                 .orElseThrow(() -> ApiException.unauthorized("Send the instance's ingest token as a bearer token."));
@@ -54,7 +63,11 @@ class IngestController {
         }
         validate(instanceId, nodeId, report);
         store.record(instanceId, nodeId, clock.instant(), report);
-        return ResponseEntity.noContent().build();
+        BrokerReport.Drain drain = report.drain();
+        List<Integer> drainTo = drains.onReport(instanceId, report.ec2InstanceId(),
+                drain == null ? null : drain.status(), drain == null ? null : drain.partitionsRemaining(),
+                drain == null ? null : drain.message()).orElse(null);
+        return new Directives(drainTo != null, drainTo);
     }
 
     private static void validate(UUID instanceId, int nodeId, BrokerReport report) {
@@ -72,6 +85,9 @@ class IngestController {
         if (health == null || health.processUp() == null || health.listenerReachable() == null
                 || health.controllerQuorumKnown() == null) {
             errors.add(new FieldError("health", "must give processUp, listenerReachable and controllerQuorumKnown"));
+        }
+        if (report.drain() != null && !BrokerReport.DRAIN_STATUSES.contains(report.drain().status())) {
+            errors.add(new FieldError("drain.status", "must be one of " + BrokerReport.DRAIN_STATUSES));
         }
         Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
         metrics.forEach((name, value) -> {

@@ -4,6 +4,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -43,13 +44,14 @@ class LastReports implements BrokerStatuses, ImpairedBrokers {
     }
 
     @Override
-    public Map<Integer, BrokerStatus> of(UUID instanceId) {
+    public Map<UUID, Map<Integer, BrokerStatus>> of(Collection<UUID> instanceIds) {
         Instant now = clock.instant();
-        Map<Integer, BrokerStatus> statuses = new HashMap<>();
-        for (MetricsStore.ReportedBroker report : store.reports(instanceId)) {
+        Map<UUID, Map<Integer, BrokerStatus>> statuses = new HashMap<>();
+        instanceIds.forEach(id -> statuses.put(id, new HashMap<>()));
+        for (MetricsStore.ReportedBroker report : store.reports(instanceIds)) {
             boolean stale = report.reportedAt().isBefore(now.minus(staleAfter));
-            statuses.put(report.nodeId(), new BrokerStatus(stale ? null : report.address(), report.reportedAt(),
-                    problem(report, stale, now)));
+            statuses.get(report.instanceId()).put(report.nodeId(), new BrokerStatus(stale ? null : report.address(),
+                    report.reportedAt(), problem(report, stale, now)));
         }
         return statuses;
     }

@@ -2,6 +2,7 @@ package dev.keel.controlplane.metrics;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -120,10 +121,13 @@ class MetricsStore {
                 .update();
     }
 
-    List<ReportedBroker> reports(UUID instanceId) {
-        return jdbc.sql("SELECT * FROM broker_reports WHERE instance_id = ? ORDER BY node_id")
-                .param(instanceId)
-                .query((rs, n) -> new ReportedBroker(rs.getInt("node_id"), rs.getTimestamp("reported_at").toInstant(),
+    List<ReportedBroker> reports(Collection<UUID> instanceIds) {
+        if (instanceIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT * FROM broker_reports WHERE instance_id IN (:instances) ORDER BY instance_id, node_id")
+                .param("instances", instanceIds)
+                .query((rs, n) -> new ReportedBroker(rs.getObject("instance_id", UUID.class), rs.getInt("node_id"), rs.getTimestamp("reported_at").toInstant(),
                         rs.getString("address"), rs.getBoolean("process_up"), rs.getBoolean("listener_up"),
                         rs.getBoolean("quorum_ok"), rs.getString("detail")))
                 .list();
@@ -132,7 +136,7 @@ class MetricsStore {
     record Point(String name, Instant time, double value) {
     }
 
-    record ReportedBroker(int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
+    record ReportedBroker(UUID instanceId, int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
                           boolean quorumOk, String detail) {
     }
 }

@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
+import dev.keel.provisioner.aws.BrokerDrain;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.AwsProvisioningDriver;
 import dev.keel.provisioner.aws.FaultInjectionInterceptor;
@@ -38,19 +39,21 @@ class ProvisioningConfig {
     ProvisioningDriver awsProvisioningDriver(
             @Value("${keel.provisioning.aws.endpoint:}") String endpoint,
             @Value("${keel.provisioning.aws.fsx-endpoint:}") String fsxEndpoint,
-            @Value("${keel.provisioning.aws.broker-image}") String brokerImage,
+            @Value("${keel.provisioning.aws.broker-images}") List<String> brokerImages,
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
             @Value("${keel.provisioning.aws.poll-interval:5s}") Duration pollInterval,
             @Value("${keel.provisioning.aws.test-faults.transient-share:0}") double faultShare,
-            @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations) {
+            @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations,
+            BrokerDrain drain) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));
         }
         AwsProvisionerSettings settings = AwsProvisionerSettings.defaults()
                 .withEndpoints(endpoints)
-                .withDefaults(brokerImage, ingestUrl)
+                .withDefaults(BrokerImages.parse(brokerImages), ingestUrl)
                 .withWaits(pollInterval, Duration.ofMinutes(10))
+                .withDrain(drain)
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.
                 .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank());
         if (faultShare > 0 || !deniedOperations.isEmpty()) {

@@ -144,19 +144,19 @@ class SpecRulesTest {
     @Test
     void brokerVersionMustBeOffered() {
         assertRejected(r -> r.brokerVersion("0.9", wal(WalType.S3)), "brokerVersion",
-                "'0.9' is not offered; choose one of [1.7.3, 1.4.1]");
+                "'0.9' is not offered; choose one of [1.7.4, 1.4.1]");
     }
 
     @Test
     void brokerVersionMustRunTheWalType() {
-        assertRejected(r -> r.brokerVersion("1.7.3", wal(WalType.FSWAL)), "brokerVersion",
-                "AutoMQ 1.7.3 runs only the [S3] WAL; FSWAL needs [1.4.1], or leave brokerVersion out to get the right one");
+        assertRejected(r -> r.brokerVersion("1.7.4", wal(WalType.FSWAL)), "brokerVersion",
+                "AutoMQ 1.7.4 runs only the [S3] WAL; FSWAL needs [1.4.1], or leave brokerVersion out to get the right one");
         assertThatCode(() -> rules().brokerVersion("1.4.1", wal(WalType.EBS)).orThrow()).doesNotThrowAnyException();
     }
 
     @Test
     void withoutABrokerVersionEachWalTypeGetsTheNewestThatRunsIt() {
-        assertThat(CATALOG.defaultBrokerVersion(WalType.S3)).isEqualTo("1.7.3");
+        assertThat(CATALOG.defaultBrokerVersion(WalType.S3)).isEqualTo("1.7.4");
         assertThat(CATALOG.defaultBrokerVersion(WalType.EBS)).isEqualTo("1.4.1");
         assertThat(CATALOG.defaultBrokerVersion(WalType.FSWAL)).isEqualTo("1.4.1");
     }

@@ -30,6 +30,7 @@ class MetricsApiTest extends ApiTest {
     Instances instances;
 
     private ApiClient api;
+    private AgentReports reports;
     private UUID instanceId;
     private int brokers;
 
@@ -39,32 +40,33 @@ class MetricsApiTest extends ApiTest {
         JsonNode instance = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3));
         instanceId = UUID.fromString(instance.get("id").asString());
         brokers = instance.get("inventory").get("brokers").size();
+        reports = new AgentReports(port, instanceId);
     }
 
     @Test
     void agentsReportWithTheirInstanceTokenOnly() {
-        Map<String, Object> report = report(0, true, Map.of("bytesInPerSec", 100.0));
-        assertThat(ingest(0, tokens.of(instanceId), report).status()).isEqualTo(204);
-        assertThat(ingest(0, tokens.of(UUID.randomUUID()), report).status()).isEqualTo(401);
-        assertThat(ingest(0, null, report).status()).isEqualTo(401);
+        Map<String, Object> report = AgentReports.report(instanceId, 0, true, Map.of("bytesInPerSec", 100.0));
+        assertThat(reports.send(0, tokens.of(instanceId), report).status()).isEqualTo(200);
+        assertThat(reports.send(0, tokens.of(UUID.randomUUID()), report).status()).isEqualTo(401);
+        assertThat(reports.send(0, null, report).status()).isEqualTo(401);
     }
 
     @Test
     void malformedReportsAreRefusedWithTheFieldNamed() {
-        Map<String, Object> withUnknown = report(0, true, Map.of());
+        Map<String, Object> withUnknown = AgentReports.report(instanceId, 0, true, Map.of());
         ((Map<String, Object>) withUnknown.get("metrics")).put("cpuTemperature", 50.0);
-        ApiClient.Response unknown = ingest(0, tokens.of(instanceId), withUnknown);
+        ApiClient.Response unknown = reports.send(0, tokens.of(instanceId), withUnknown);
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.json().get("errors").get(0).get("field").asString()).isEqualTo("metrics.cpuTemperature");
-        ApiClient.Response negative = ingest(0, tokens.of(instanceId), report(0, true, Map.of("bytesInPerSec", -1.0)));
+        ApiClient.Response negative = reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, true, Map.of("bytesInPerSec", -1.0)));
         assertThat(negative.status()).isEqualTo(400);
     }
 
     @Test
     void seriesCombineBrokersRatesAddUpAndLatenciesTakeTheSlowest() {
         for (int node = 0; node < brokers; node++) {
-            assertThat(ingest(node, tokens.of(instanceId), report(node, true,
-                    Map.of("bytesInPerSec", 1000.0 * (node + 1), "produceLatencyP99Ms", 5.0 + node))).status()).isEqualTo(204);
+            assertThat(reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true,
+                    Map.of("bytesInPerSec", 1000.0 * (node + 1), "produceLatencyP99Ms", 5.0 + node))).status()).isEqualTo(200);
         }
         JsonNode series = api.get("/instances/" + instanceId + "/metrics?names=bytesInPerSec,produceLatencyP99Ms").json()
                 .get("series");
@@ -110,12 +112,12 @@ class MetricsApiTest extends ApiTest {
         assertThat(condition().get("status").asString()).isEqualTo("Unknown");
 
         for (int node = 0; node < brokers; node++) {
-            ingest(node, tokens.of(instanceId), report(node, true, Map.of()));
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
         }
         health.evaluate(instances.find(instanceId).orElseThrow());
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
-        ingest(1, tokens.of(instanceId), report(1, false, Map.of()));
+        reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
         store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
         health.evaluate(instances.find(instanceId).orElseThrow());
         JsonNode degraded = condition();
@@ -136,7 +138,7 @@ class MetricsApiTest extends ApiTest {
         assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
                 .contains(".nocloud.invalid");
         for (int node = 0; node < brokers; node++) {
-            ingest(node, tokens.of(instanceId), report(node, true, Map.of()));
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
         }
         JsonNode inventory = api.get("/instances/" + instanceId).json().get("inventory");
         assertThat(inventory.get("bootstrapServers").asString()).startsWith("10.0.0.0:9092,10.0.0.1:9092");
@@ -149,15 +151,18 @@ class MetricsApiTest extends ApiTest {
             var validator = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
                     .getSchema(schema);
             String body = tools.jackson.databind.json.JsonMapper.builder().build()
-                    .writeValueAsString(report(0, true, Map.of("bytesInPerSec", 1.0)));
+                    .writeValueAsString(AgentReports.report(instanceId, 0, true, Map.of("bytesInPerSec", 1.0)));
             assertThat(validator.validate(body, com.networknt.schema.InputFormat.JSON)).isEmpty();
+            String draining = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(
+                    AgentReports.draining(AgentReports.report(instanceId, 4, true, Map.of()), "DRAINING", 3, null));
+            assertThat(validator.validate(draining, com.networknt.schema.InputFormat.JSON)).isEmpty();
         }
     }
 
     private BrokerReport healthy(Map<String, Double> metrics) {
         return new BrokerReport(1, instanceId, 0, "i-0", Instant.now(), "0.1.0", null,
                 new BrokerReport.Endpoint("10.0.0.1", 9092, "us-east-1a", true),
-                new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics);
+                new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics, null);
     }
 
     private JsonNode condition() {
@@ -167,35 +172,5 @@ class MetricsApiTest extends ApiTest {
             }
         }
         return tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    }
-
-    /** A report as the broker agent sends it; {@link #reportsFollowTheIngestSchema} keeps this honest. */
-    private Map<String, Object> report(int node, boolean processUp, Map<String, Double> metrics) {
-        Map<String, Object> report = new java.util.LinkedHashMap<>();
-        report.put("schemaVersion", 1);
-        report.put("instanceId", instanceId.toString());
-        report.put("nodeId", node);
-        report.put("ec2InstanceId", "i-0123456789abcdef" + node);
-        report.put("observedAt", Instant.now().toString());
-        report.put("agentVersion", "0.1.0");
-        report.put("broker", Map.of("kind", "STAND_IN", "version", "4.4.0",
-                "standIn", "Apache Kafka 4.4.0 standing in for AutoMQ; data is on local disk, not S3"));
-        report.put("endpoint", Map.of("host", "10.0.0." + node, "port", 9092, "zone", "us-east-1a", "controller", node < 3));
-        report.put("health", Map.of("status", processUp ? "UP" : "DOWN", "processUp", processUp, "listenerReachable", processUp,
-                "controllerQuorumKnown", true, "quorumLeaderId", 0, "restarts", 0, "uptimeSeconds", 60));
-        Map<String, Object> values = new java.util.LinkedHashMap<>();
-        for (BrokerMetric metric : BrokerMetric.values()) {
-            values.put(metric.wireName, metrics.getOrDefault(metric.wireName, null));
-        }
-        report.put("metrics", values);
-        return report;
-    }
-
-    private ApiClient.Response ingest(int node, String token, Map<String, Object> report) {
-        ApiClient client = new ApiClient("http://localhost:" + port + "/ingest/v1", null);
-        if (token != null) {
-            client = client.header("Authorization", "Bearer " + token);
-        }
-        return client.post("/instances/" + instanceId + "/nodes/" + node + "/reports", report);
     }
 }

@@ -14,6 +14,7 @@ import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Fixtures;
 import dev.keel.controlplane.support.InstanceLifecycle;
 import dev.keel.controlplane.support.OnboardedAccount;
+import dev.keel.provisioner.aws.AwsProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,43 +25,56 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AwsResilienceIT {
 
+    /**
+     * A 3-zone FSWAL create and its delete, each with a worker killed in two of its steps: one waiting for FSx, one
+     * waiting for EC2. The next worker resumes each killed step (a second attempt) and the account ends up with
+     * exactly the desired resources, then none.
+     */
     @Test
-    void aWorkerKilledDuringLaunchOrTerminationIsFinishedByTheNextWithoutDuplicatesOrOrphans() throws Exception {
+    void aWorkerKilledAtSeveralStepsOfACreateAndADeleteIsFinishedByTheNextWithoutDuplicatesOrOrphans() throws Exception {
         Map<String, String> environment = OnboardedAccount.awsEnvironment();
-        BackendProcess first = BackendProcess.start("crash-a-" + Fixtures.unique("w"), environment);
-        OnboardedAccount account;
-        String operation;
-        String instance;
+        BackendProcess worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment);
         try {
-            ApiClient api = first.api(Fixtures.EDITOR);
-            account = new OnboardedAccount(api);
-            JsonNode created = api.post("/instances", account.instanceBody("S3", 3, 3, null)).json();
-            operation = created.get("id").asString();
-            instance = created.get("instanceId").asString();
-            awaitStepRunning(environment, operation, "launch-brokers");
-        } finally {
-            first.kill();
-        }
-        BackendProcess second = BackendProcess.start("crash-b-" + Fixtures.unique("w"), environment);
-        String deletion;
-        try {
-            ApiClient api = second.api(Fixtures.EDITOR);
-            assertThat(OnboardedAccount.finished(api, operation).get("state").asString()).isEqualTo("SUCCEEDED");
+            ApiClient api = worker.api(Fixtures.EDITOR);
+            OnboardedAccount account = new OnboardedAccount(api);
+            JsonNode created = api.post("/instances",
+                    account.instanceBody("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2))).json();
+            String creation = created.get("id").asString();
+            String instance = created.get("instanceId").asString();
+            List<String> createKills = List.of(AwsProvisioningDriver.CREATE_WAL_FILE_SYSTEMS,
+                    AwsProvisioningDriver.LAUNCH_BROKERS);
+            worker = killIn(worker, environment, creation, createKills);
+
+            api = worker.api(Fixtures.EDITOR);
+            assertSucceeded(api, creation);
             JsonNode running = api.get("/instances/" + instance).json();
             assertThat(account.customer.runningBrokers(instance)).as("no broker launched twice")
                     .isEqualTo(running.get("sizing").get("brokerCount").asLong());
-            assertThat(attemptsOf(environment, operation, "launch-brokers")).isEqualTo(2);
+            assertThat(account.customer.fileSystems(instance)).as("no file system created twice").isEqualTo(2);
+            createKills.forEach(step -> assertThat(attemptsOf(environment, creation, step)).as(step).isEqualTo(2));
 
-            deletion = api.delete("/instances/" + instance).json().get("id").asString();
-            awaitStepRunning(environment, deletion, "terminate-brokers");
-        } finally {
-            second.kill();
-        }
-        try (BackendProcess third = BackendProcess.start("crash-c-" + Fixtures.unique("w"), environment)) {
-            ApiClient api = third.api(Fixtures.EDITOR);
-            assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).isEqualTo("SUCCEEDED");
+            String deletion = api.delete("/instances/" + instance).json().get("id").asString();
+            List<String> deleteKills = List.of(AwsProvisioningDriver.TERMINATE_BROKERS,
+                    AwsProvisioningDriver.DELETE_WAL_FILE_SYSTEMS);
+            worker = killIn(worker, environment, deletion, deleteKills);
+
+            assertSucceeded(worker.api(Fixtures.EDITOR), deletion);
+            deleteKills.forEach(step -> assertThat(attemptsOf(environment, deletion, step)).as(step).isEqualTo(2));
             assertThat(account.customer.leftovers(instance)).as("nothing orphaned").isEmpty();
+        } finally {
+            worker.close();
         }
+    }
+
+    /** Kills the worker ({@code kill -9}) while each of {@code steps} runs, starting the next; returns the last. */
+    private static BackendProcess killIn(BackendProcess worker, Map<String, String> environment, String operation,
+                                         List<String> steps) throws InterruptedException {
+        for (String step : steps) {
+            awaitStepRunning(environment, operation, step);
+            worker.kill();
+            worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment);
+        }
+        return worker;
     }
 
     @Test

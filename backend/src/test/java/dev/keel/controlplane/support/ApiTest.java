@@ -21,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         "keel.provisioning.no-cloud.step-delay=20ms",
         "db-scheduler.polling-interval=200ms",
         "keel.operations.retry-backoff=200ms",
+        "keel.provisioning.drain-timeout=3s",
+        "keel.provisioning.drain-poll-interval=100ms",
 })
 public abstract class ApiTest {
 

@@ -3,6 +3,7 @@ package dev.keel.provisioner.aws;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -20,7 +21,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * @param pollInterval         how often a step polls while waiting for AWS (instance running, gone…)
  * @param waitTimeout          how long one step waits before it gives up with a retryable failure
  * @param interceptors         extra SDK interceptors on every client (fault injection in tests)
- * @param defaultBrokerImage   AMI id used when the target names none
+ * @param brokerImages         AMI id per broker version (the broker image built for that AutoMQ
+ *                             version), used when the target names none
  * @param defaultIngestUrl     control-plane ingest URL used when the target names none
  * @param walVolumeGiB         size of the per-broker gp3 WAL volume (EBS WAL)
  * @param fsxStorageGiB        SSD capacity of each FSx for ONTAP file system (FSWAL)
@@ -32,66 +34,67 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 public record AwsProvisionerSettings(AwsEndpoints endpoints, AwsCredentialsProvider baseCredentials, int maxAttempts,
                                      Duration backoffBase, Duration backoffMax, Duration pollInterval,
                                      Duration waitTimeout, List<ExecutionInterceptor> interceptors,
-                                     String defaultBrokerImage, String defaultIngestUrl, int walVolumeGiB,
+                                     Map<String, String> brokerImages, String defaultIngestUrl, int walVolumeGiB,
                                      int fsxStorageGiB, boolean sweepFsxForEveryWal, BrokerDrain drain, Clock clock) {
 
     public static AwsProvisionerSettings defaults() {
         return new AwsProvisionerSettings(AwsEndpoints.AWS, DefaultCredentialsProvider.builder().build(), 8,
                 Duration.ofMillis(200), Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                List.of(), null, null, 10, 1024, true, BrokerDrain.NO_DRAIN_YET_PLACEHOLDER, Clock.systemUTC());
+                List.of(), Map.of(), null, 10, 1024, true, BrokerDrain.NONE, Clock.systemUTC());
     }
 
     public AwsProvisionerSettings withEndpoints(AwsEndpoints value) {
         return new AwsProvisionerSettings(value, baseCredentials, maxAttempts, backoffBase, backoffMax, pollInterval,
-                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
                 sweepFsxForEveryWal, drain, clock);
     }
 
     public AwsProvisionerSettings withBaseCredentials(AwsCredentialsProvider value) {
         return new AwsProvisionerSettings(endpoints, value, maxAttempts, backoffBase, backoffMax, pollInterval,
-                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
                 sweepFsxForEveryWal, drain, clock);
     }
 
     public AwsProvisionerSettings withRetries(int attempts, Duration base, Duration max) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, attempts, base, max, pollInterval,
-                waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
                 sweepFsxForEveryWal, drain, clock);
     }
 
     public AwsProvisionerSettings withWaits(Duration interval, Duration timeout) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, interval,
-                timeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
+                timeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
                 sweepFsxForEveryWal, drain, clock);
     }
 
     public AwsProvisionerSettings withInterceptors(List<ExecutionInterceptor> value) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, List.copyOf(value), defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                pollInterval, waitTimeout, List.copyOf(value), brokerImages, defaultIngestUrl, walVolumeGiB,
                 fsxStorageGiB, sweepFsxForEveryWal, drain, clock);
     }
 
-    public AwsProvisionerSettings withDefaults(String brokerImage, String ingestUrl) {
+    /** {@code brokerImages}: the image (AMI id) brokers of each broker version boot, by version. */
+    public AwsProvisionerSettings withDefaults(Map<String, String> brokerImages, String ingestUrl) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, brokerImage, ingestUrl, walVolumeGiB, fsxStorageGiB,
+                pollInterval, waitTimeout, interceptors, Map.copyOf(brokerImages), ingestUrl, walVolumeGiB, fsxStorageGiB,
                 sweepFsxForEveryWal, drain, clock);
     }
 
     public AwsProvisionerSettings withSweepFsxForEveryWal(boolean value) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
                 fsxStorageGiB, value, drain, clock);
     }
 
     public AwsProvisionerSettings withDrain(BrokerDrain value) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
                 fsxStorageGiB, sweepFsxForEveryWal, value, clock);
     }
 
     public AwsProvisionerSettings withClock(Clock value) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, defaultBrokerImage, defaultIngestUrl, walVolumeGiB,
+                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
                 fsxStorageGiB, sweepFsxForEveryWal, drain, value);
     }
 }

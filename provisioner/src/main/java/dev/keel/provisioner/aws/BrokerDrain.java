@@ -1,22 +1,25 @@
 package dev.keel.provisioner.aws;
 
+import java.util.Map;
+
 import dev.keel.provisioner.ProvisioningTarget;
 
 /**
- * Called before a surplus broker is terminated on scale-down. A real drain moves the broker's
- * partitions away and waits for the controller to fence it; that needs the broker agent, which does
- * not exist yet.
+ * Called before the surplus brokers are terminated on scale-down: returns once their partitions have moved to the
+ * brokers that stay (node ids below the target's broker count), or throws a
+ * {@link dev.keel.provisioner.ProvisioningException} and the machines are kept. Brokers are reached through their
+ * agents, which only the control plane talks to, so the control plane implements it.
  */
 @FunctionalInterface
 public interface BrokerDrain {
 
-    void drain(ProvisioningTarget target, int nodeId, String ec2InstanceId);
+    /** {@code nodesByMachine}: the surplus brokers' node ids by EC2 instance id; they drain together. */
+    void drain(ProvisioningTarget target, Map<String, Integer> nodesByMachine);
 
     /**
-     * Does nothing: the broker is terminated WITHOUT reassigning its partitions. Only acceptable
-     * while brokers hold no data that is not already in S3 (diskless topics); replace it before
-     * brokers keep state the cluster needs.
+     * Terminates surplus brokers as they are, for a driver used with no control plane to reach the brokers (the
+     * provisioner's own tests, whose brokers run no agent).
      */
-    BrokerDrain NO_DRAIN_YET_PLACEHOLDER = (target, nodeId, ec2InstanceId) -> {
+    BrokerDrain NONE = (target, nodesByMachine) -> {
     };
 }

@@ -90,9 +90,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
     }
 
     /** What the target does not say and configuration does. */
-    public record Defaults(String brokerImage, String ingestUrl, int walVolumeGiB, int fsxStorageGiB) {
+    public record Defaults(Map<String, String> brokerImages, String ingestUrl, int walVolumeGiB, int fsxStorageGiB) {
         public static Defaults of(AwsProvisionerSettings settings) {
-            return new Defaults(settings.defaultBrokerImage(), settings.defaultIngestUrl(), settings.walVolumeGiB(),
+            return new Defaults(settings.brokerImages(), settings.defaultIngestUrl(), settings.walVolumeGiB(),
                     settings.fsxStorageGiB());
         }
     }
@@ -124,7 +124,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
         SecurityGroup sg = new SecurityGroup("security-group", base + "-brokers",
                 "Keel brokers of instance " + id, target.vpcId(), List.copyOf(rules));
 
-        String image = target.brokerImage() != null ? target.brokerImage() : defaults.brokerImage();
+        // One image per broker version: the agent in it refuses a node spec for another AutoMQ version.
+        String image = target.brokerImage() != null ? target.brokerImage()
+                : defaults.brokerImages().get(target.brokerVersion());
         String ingest = target.ingestUrl() != null ? target.ingestUrl() : defaults.ingestUrl();
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("instanceId", id.toString());

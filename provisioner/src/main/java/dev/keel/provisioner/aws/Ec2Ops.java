@@ -3,10 +3,11 @@ package dev.keel.provisioner.aws;
 import static dev.keel.provisioner.aws.DesiredState.TAG_RESOURCE;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.aws.ObservedState.Resource;
@@ -127,8 +128,9 @@ final class Ec2Ops {
     static void ensureLaunchTemplate(StepContext ctx) {
         var lt = ctx.desired().launchTemplate();
         if (lt.imageId() == null || lt.imageId().isBlank()) {
-            throw new ProvisioningException("NO_BROKER_IMAGE", "No broker image (AMI id) is configured for "
-                    + "this instance; set it on the target or in the driver's settings.", false);
+            throw new ProvisioningException("NO_BROKER_IMAGE", "No broker image (AMI id) is configured for AutoMQ "
+                    + ctx.target().brokerVersion() + "; images are configured for "
+                    + new TreeSet<>(ctx.settings().brokerImages().keySet()) + ".", false);
         }
         String groupId = findSecurityGroup(ctx).map(SecurityGroup::groupId).orElseThrow(() ->
                 new ProvisioningException("NO_SECURITY_GROUP", "The security group must exist before the launch "
@@ -245,18 +247,18 @@ final class Ec2Ops {
         return last[0];
     }
 
-    /** Scale-down: surplus brokers, highest node id first, each drained (placeholder), terminated and awaited. */
+    /** Scale-down: the surplus brokers drained together, then terminated and awaited. */
     static void retireSurplusBrokers(StepContext ctx) {
         int count = ctx.target().brokerCount();
         List<Resource> surplus = Observer.instances(ctx.aws(), ctx.target().instanceId(), false).stream()
-                .filter(r -> Planner.nodeId(r) >= count || Planner.nodeId(r) < 0)
-                .sorted(Comparator.comparingInt(Planner::nodeId).reversed()).toList();
-        for (Resource broker : surplus) {
-            if (alive(broker)) {
-                ctx.settings().drain().drain(ctx.target(), Planner.nodeId(broker), broker.id());
-            }
-            terminate(ctx, List.of(broker.id()));
+                .filter(r -> Planner.nodeId(r) >= count || Planner.nodeId(r) < 0).toList();
+        Map<String, Integer> draining = new TreeMap<>();
+        surplus.stream().filter(b -> alive(b) && Planner.nodeId(b) >= 0)
+                .forEach(b -> draining.put(b.id(), Planner.nodeId(b)));
+        if (!draining.isEmpty()) {
+            ctx.settings().drain().drain(ctx.target(), draining);
         }
+        terminate(ctx, surplus.stream().map(Resource::id).toList());
         for (Resource volume : Observer.volumes(ctx.aws(), ctx.target().instanceId())) {
             if (ObservedState.EBS_VOLUME.equals(volume.type()) && Planner.nodeId(volume) >= count) {
                 deleteVolume(ctx, volume);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,8 @@ import dev.keel.provisioner.WalType;
 class DesiredStateTest {
 
     static final UUID ID = UUID.fromString("3f2a9c1e-0000-4000-8000-000000000001");
-    static final DesiredState.Defaults DEFAULTS = new DesiredState.Defaults("ami-default", "https://default", 10, 1024);
+    static final DesiredState.Defaults DEFAULTS = new DesiredState.Defaults(Map.of("4.1.0", "ami-default"),
+            "https://default", 10, 1024);
 
     static DesiredState of(WalType wal, int brokers, int zones) {
         return DesiredState.of(Targets.target(ID, wal, brokers, Targets.zones(zones), Targets.ACCOUNT, "vpc-1"),
@@ -120,7 +122,7 @@ class DesiredStateTest {
     }
 
     @Test
-    void missingImageFallsBackToTheDefault() {
+    void missingImageFallsBackToTheOneForTheBrokerVersion() {
         ProvisioningTarget t = new ProvisioningTarget(ID, "orders", "us-east-1", Targets.ACCOUNT, "vpc-1",
                 Targets.zones(1), WalType.S3, 3, null, null, "m7g.xlarge", 3, "4.1.0", null, null);
         assertThat(DesiredState.of(t, DEFAULTS).launchTemplate().imageId()).isEqualTo("ami-default");

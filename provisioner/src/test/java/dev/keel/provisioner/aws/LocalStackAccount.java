@@ -3,6 +3,7 @@ package dev.keel.provisioner.aws;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.keel.provisioner.ProvisioningTarget;
@@ -80,7 +81,8 @@ final class LocalStackAccount {
                 .withBaseCredentials(ROOT)
                 .withRetries(8, Duration.ofMillis(20), Duration.ofMillis(400))
                 .withWaits(Duration.ofMillis(200), Duration.ofSeconds(60))
-                .withDefaults("ami-00000000000000001", "http://localhost:8080/ingest")
+                .withDefaults(Map.of("1.7.3", "ami-00000000000000001", "1.4.1", "ami-00000000000000001"),
+                        "http://localhost:8080/ingest")
                 // LocalStack has no FSx; FSWAL runs against the project's own emulator.
                 .withSweepFsxForEveryWal(false);
     }

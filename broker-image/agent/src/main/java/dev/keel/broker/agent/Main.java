@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,8 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
  *   <li>finds itself and its peers (IMDS + DescribeInstances, or the local overrides), waiting for the
  *       controllers' addresses;</li>
  *   <li>prepares the WAL, renders the broker config, starts the broker and keeps it running;</li>
- *   <li>reports health and metrics every 10 s; on SIGTERM stops the broker and exits.</li>
+ *   <li>reports health and metrics every 10 s, drains the broker's partitions when the control plane asks; on
+ *       SIGTERM stops the broker and exits.</li>
  * </ol>
  */
 public final class Main {
@@ -154,19 +157,23 @@ public final class Main {
         Peer me = peers.peers().stream().filter(p -> p.nodeId() == self.nodeId()).findFirst()
                 .orElse(new Peer(self.nodeId(), self.privateAddress(), spec.listenerPort(), spec.controllerPort(),
                         self.zone()));
+        String listener = self.privateAddress() + ":" + me.listenerPort();
+        PartitionDrain drain = new PartitionDrain(self.nodeId(),
+                () -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, listener)));
         Reporter reporter = new Reporter(spec, self,
                 new Report.Broker(local != null && local.standIn() != null ? "STAND_IN" : "AUTOMQ",
                         spec.brokerVersion(), local == null ? null : local.standIn()),
                 new Report.Endpoint(self.privateAddress(), me.listenerPort(), self.zone(),
                         BrokerConfigRenderer.isController(spec, self.nodeId())),
                 new Reporter.Sources(broker::isAlive, broker::restarts, broker::startedAt,
-                        new JmxMetricsSource("127.0.0.1", jmxPort)),
+                        new JmxMetricsSource("127.0.0.1", jmxPort), drain),
                 workDir.resolve("last-report.json"), Clock.systemUTC());
 
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("SIGTERM: stopping");
             reporter.close();
+            drain.close();
             broker.stop();
             done.countDown();
         }, "agent-shutdown"));

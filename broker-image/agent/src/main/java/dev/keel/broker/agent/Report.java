@@ -7,7 +7,8 @@ package dev.keel.broker.agent;
  * bump {@link #SCHEMA_VERSION} on an incompatible change.
  */
 public record Report(int schemaVersion, String instanceId, int nodeId, String ec2InstanceId, String observedAt,
-                     String agentVersion, Broker broker, Endpoint endpoint, Health health, Metrics metrics) {
+                     String agentVersion, Broker broker, Endpoint endpoint, Health health, Metrics metrics,
+                     Drain drain) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -28,6 +29,16 @@ public record Report(int schemaVersion, String instanceId, int nodeId, String ec
             return new Health(status, processUp, listenerReachable, quorum, quorum ? leader : null, restarts,
                     uptimeSeconds);
         }
+    }
+
+    /**
+     * Progress of a drain the control plane asked for (null when none was): DRAINING, DRAINED (the broker hosts no
+     * partition), FAILED (cannot finish; {@code message} says why). {@code message} also carries a transient error.
+     */
+    public record Drain(String status, Integer partitionsRemaining, String message) {
+        public static final String DRAINING = "DRAINING";
+        public static final String DRAINED = "DRAINED";
+        public static final String FAILED = "FAILED";
     }
 
     /** Broker metrics; a field is null when the broker did not expose it (e.g. not started yet). */

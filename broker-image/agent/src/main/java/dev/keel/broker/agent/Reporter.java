@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -31,15 +33,31 @@ import org.slf4j.LoggerFactory;
  * Every {@code interval} (10 s) builds a {@link Report} — health (process up, listener reachable, quorum leader
  * known) and metrics — writes it to {@code lastReportFile} and POSTs it to
  * {@code <ingestUrl>/v1/instances/<instanceId>/nodes/<nodeId>/reports} with {@code Authorization: Bearer <token>}.
- * The token is never logged nor put in the report; without a token nothing is sent (warned once).
+ * The token is never logged nor put in the report; without a token nothing is sent (warned once). The control
+ * plane answers 200 with its directives ({@code {"drain": true, "drainTo": [0, 1, 2]}} before it retires the broker)
+ * or 204 with none.
  */
 public final class Reporter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Reporter.class);
-    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** What the reporter looks at. */
     public record Sources(BooleanSupplier processUp, IntSupplier restarts, Supplier<Instant> startedAt,
-                          MetricsSource metrics) {
+                          MetricsSource metrics, Drainable drain) {
+    }
+
+    /** What drains the broker when the control plane answers a report with {@code {"drain": true, "drainTo": […]}}. */
+    public interface Drainable {
+        /** Moves the broker's partitions to the brokers {@code drainTo} (empty: to any other broker). */
+        void request(List<Integer> drainTo);
+
+        /** Null until requested. */
+        Report.Drain progress();
+    }
+
+    /** The control plane's answer to a report. */
+    record Directives(boolean drain, List<Integer> drainTo) {
     }
 
     private final NodeSpec spec;
@@ -103,7 +121,7 @@ public final class Reporter implements AutoCloseable {
         return new Report(Report.SCHEMA_VERSION, spec.instanceId().toString(), self.nodeId(), self.ec2InstanceId(),
                 clock.instant().truncatedTo(ChronoUnit.MILLIS).toString(), Main.agentVersion(), broker, endpoint,
                 Report.Health.of(up, reachable, sample.quorumLeaderId(), sources.restarts().getAsInt(), uptime),
-                sample.metrics());
+                sample.metrics(), sources.drain().progress());
     }
 
     /** Writes the report locally and POSTs it; returns the HTTP status (or -1 when not sent). */
@@ -136,8 +154,12 @@ public final class Reporter implements AutoCloseable {
                 .header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         try {
-            HttpResponse<Void> resp = http.send(req, HttpResponse.BodyHandlers.discarding());
+            HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
             int status = resp.statusCode();
+            Directives directives = status == 200 ? directives(resp.body()) : null;
+            if (directives != null && directives.drain()) {
+                sources.drain().request(directives.drainTo() == null ? List.of() : directives.drainTo());
+            }
             if (status != lastStatus) {
                 if (status / 100 == 2) {
                     LOG.info("reports accepted by {} (HTTP {})", target, status);
@@ -156,6 +178,15 @@ public final class Reporter implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 0;
+        }
+    }
+
+    private static Directives directives(String body) {
+        try {
+            return JSON.readValue(body, Directives.class);
+        } catch (IOException e) {
+            LOG.warn("ignoring an unreadable answer to a report: {}", e.toString());
+            return new Directives(false, null);
         }
     }
 

@@ -32,8 +32,27 @@ class ReporterTest {
     record Received(String path, String authorization, String body) {
     }
 
+    /** A drain that only remembers it was asked. */
+    static final class RecordingDrain implements Reporter.Drainable {
+        volatile boolean requested;
+        volatile List<Integer> drainTo;
+
+        @Override
+        public void request(List<Integer> to) {
+            requested = true;
+            drainTo = to;
+        }
+
+        @Override
+        public Report.Drain progress() {
+            return requested ? new Report.Drain(Report.Drain.DRAINING, 7, null) : null;
+        }
+    }
+
     HttpServer server;
     final List<Received> received = new CopyOnWriteArrayList<>();
+    /** The control plane's answer: 202 and no body, unless a test sets one. */
+    volatile String answer;
     @TempDir
     Path dir;
 
@@ -43,7 +62,14 @@ class ReporterTest {
         server.createContext("/", ex -> {
             received.add(new Received(ex.getRequestURI().getPath(), ex.getRequestHeaders().getFirst("Authorization"),
                     new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-            ex.sendResponseHeaders(202, -1);
+            if (answer == null) {
+                ex.sendResponseHeaders(202, -1);
+            } else {
+                byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "application/json");
+                ex.sendResponseHeaders(200, body.length);
+                ex.getResponseBody().write(body);
+            }
             ex.close();
         });
         server.start();
@@ -64,7 +90,7 @@ class ReporterTest {
                     new Report.Broker("AUTOMQ", "1.7.3", null),
                     new Report.Endpoint("127.0.0.1", listener.getLocalPort(), "us-east-1b", true),
                     new Reporter.Sources(() -> true, () -> 2, () -> Instant.parse("2026-11-22T10:00:00Z"),
-                            () -> new MetricsSource.Sample(metrics, 0)),
+                            () -> new MetricsSource.Sample(metrics, 0), new RecordingDrain()),
                     dir.resolve("last-report.json"),
                     Clock.fixed(Instant.parse("2026-11-22T10:01:40Z"), ZoneOffset.UTC));
             assertThat(reporter.send(reporter.build())).isEqualTo(202);
@@ -90,12 +116,38 @@ class ReporterTest {
         Reporter reporter = new Reporter(spec, new NodeIdentity(0, "us-east-1a", "127.0.0.1", null),
                 new Report.Broker("STAND_IN", "1.7.3", "Apache Kafka 4.4.0"),
                 new Report.Endpoint("127.0.0.1", 1, "us-east-1a", true),
-                new Reporter.Sources(() -> false, () -> 0, () -> null, MetricsSource.none()),
+                new Reporter.Sources(() -> false, () -> 0, () -> null, MetricsSource.none(), new RecordingDrain()),
                 dir.resolve("last-report.json"), Clock.systemUTC());
         assertThat(reporter.send(reporter.build())).as("no token: not sent").isEqualTo(-1);
         String body = Files.readString(dir.resolve("last-report.json"));
         assertThat(validate(body)).isEmpty();
         assertThat(new ObjectMapper().readTree(body).at("/health/status").asText()).isEqualTo("DOWN");
+    }
+
+    @Test
+    void aDrainDirectiveStartsTheDrainAndItsProgressTravelsInTheNextReports() throws Exception {
+        NodeSpec spec = NodeSpec.parse(Specs.json("S3", "1.7.3", 6, "").replace("https://ingest.keel.example/",
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/ingest"));
+        RecordingDrain drain = new RecordingDrain();
+        Reporter reporter = new Reporter(spec, new NodeIdentity(5, "us-east-1c", "127.0.0.1", "i-5"),
+                new Report.Broker("AUTOMQ", "1.7.3", null), new Report.Endpoint("127.0.0.1", 1, "us-east-1c", false),
+                new Reporter.Sources(() -> true, () -> 0, Instant::now, MetricsSource.none(), drain),
+                null, Clock.systemUTC());
+
+        assertThat(reporter.send(reporter.build())).isEqualTo(202);
+        assertThat(drain.requested).as("no directive, no drain").isFalse();
+        assertThat(new ObjectMapper().readTree(received.get(0).body()).get("drain").isNull()).isTrue();
+
+        answer = "{\"drain\":true,\"drainTo\":[0,1,2],\"someLaterDirective\":1}";
+        assertThat(reporter.send(reporter.build())).isEqualTo(200);
+        assertThat(drain.requested).isTrue();
+        assertThat(drain.drainTo).containsExactly(0, 1, 2);
+
+        reporter.send(reporter.build());
+        String third = received.get(2).body();
+        assertThat(validate(third)).isEmpty();
+        assertThat(new ObjectMapper().readTree(third).at("/drain/status").asText()).isEqualTo("DRAINING");
+        assertThat(new ObjectMapper().readTree(third).at("/drain/partitionsRemaining").asInt()).isEqualTo(7);
     }
 
     @Test

@@ -84,6 +84,8 @@ class BrokersEndToEndIT {
     static final Duration OPERATION_TIMEOUT = Duration.ofMinutes(2);
     static final int RECORDS = 10_000;
     static final String TOPIC = "orders";
+    /** Created once the instance has 6 brokers, one replica per partition: scale-down must move it to keep it. */
+    static final String SPREAD = "spread";
 
     final ObjectMapper json = new ObjectMapper();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -222,8 +224,8 @@ class BrokersEndToEndIT {
             assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
             admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 3))).all().get(30, TimeUnit.SECONDS);
         }
-        produce(bootstrap);
-        assertThat(consumeAll(bootstrap, "before-scale")).isEqualTo(RECORDS);
+        produce(bootstrap, TOPIC);
+        assertThat(consumeAll(bootstrap, TOPIC, "before-scale")).isEqualTo(RECORDS);
         mark("produced and consumed " + RECORDS + " records");
 
         // Scale 3 → 6 AKU with the instance's ETag.
@@ -244,13 +246,19 @@ class BrokersEndToEndIT {
                 }
             });
         }
-        assertThat(consumeAll(bootstrap, "after-scale")).isEqualTo(RECORDS);
+        assertThat(consumeAll(bootstrap, TOPIC, "after-scale")).isEqualTo(RECORDS);
         String scaledBootstrap = awaitLocalBootstrap(id, brokers);
         mark("scaled to " + brokers + " brokers, every record still readable; bootstrap " + scaledBootstrap);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, scaledBootstrap))) {
+            admin.createTopics(List.of(new NewTopic(SPREAD, 2 * brokers, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            assertThat(replicaHolders(admin, SPREAD)).as("the new brokers hold partitions").anyMatch(node -> node >= 3);
+        }
+        produce(scaledBootstrap, SPREAD);
 
         // The load tool's traffic reaches the control plane through the agents' 10 s reports, and the figures agree.
         measureLoad(id, scaledBootstrap);
         loseOneBroker(id, scaledBootstrap);
+        scaleDownDrainingTheSurplus(id);
 
         // Delete: every broker process (agents and their Kafka JVMs) stops.
         List<ProcessHandle> processes = new ArrayList<>();
@@ -263,9 +271,9 @@ class BrokersEndToEndIT {
                 ports.add(Integer.parseInt(s.address().substring(s.address().indexOf(':') + 1)));
             }
         }
-        assertThat(ports).hasSize(brokers);
+        assertThat(ports).hasSize(3);
         assertThat(processes).as("an agent and its broker per node (if not: is another local runner, e.g. ./dev up's, "
-                + "watching the same LocalStack? See the agents' logs in " + state + ")").hasSize(2 * brokers);
+                + "watching the same LocalStack? See the agents' logs in " + state + ")").hasSize(2 * 3);
         // The backend may have started an operation of its own (e.g. a drift repair): delete once it is done.
         Response[] deleted = new Response[1];
         await("the delete accepted", OPERATION_TIMEOUT, () -> {
@@ -392,7 +400,7 @@ class BrokersEndToEndIT {
                         && !s.ec2InstanceId().equals(victim.ec2InstanceId()) && "RUNNING".equals(s.state())));
         await("the Degraded condition to clear", Duration.ofSeconds(60), () ->
                 condition(call("GET", "/instances/" + id, null).json(), "Degraded").get("status").asText().equals("False"));
-        assertThat(consumeAll(bootstrap, "after-repair")).isEqualTo(RECORDS);
+        assertThat(consumeAll(bootstrap, TOPIC, "after-repair")).isEqualTo(RECORDS);
         mark("broker " + victim.nodeId() + " replaced and healthy; every record still readable");
     }
 
@@ -429,16 +437,43 @@ class BrokersEndToEndIT {
 
     // ------------------------------------------------------------------ Kafka
 
-    private void produce(String bootstrap) throws Exception {
+    /**
+     * Scales back to 3 AKU: each surplus broker's agent moves its partitions to the brokers that stay before its
+     * machine is terminated, so the single-replica topic stays whole.
+     */
+    private void scaleDownDrainingTheSurplus(String id) throws Exception {
+        HttpResponse<String> current = send("GET", "/instances/" + id, null, null);
+        Response scaled = new Response(send("PATCH", "/instances/" + id, Map.of("aku", 3),
+                current.headers().firstValue("ETag").orElseThrow()));
+        assertThat(scaled.status).as(scaled.body).isEqualTo(202);
+        awaitOperation(scaled.json().get("id").asText());
+        String remaining = awaitLocalBootstrap(id, 3);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, remaining))) {
+            assertThat(replicaHolders(admin, SPREAD)).as("every replica on a broker that stays").allMatch(node -> node < 3);
+            await("3 brokers in the cluster metadata", Duration.ofSeconds(60), () ->
+                    admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == 3);
+        }
+        assertThat(consumeAll(remaining, SPREAD, "after-scale-down")).isEqualTo(RECORDS);
+        mark("scaled down to 3 brokers: the surplus brokers were drained, every record of '" + SPREAD + "' readable");
+    }
+
+    private static Set<Integer> replicaHolders(Admin admin, String topic) throws Exception {
+        Set<Integer> holders = new HashSet<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                .forEach(p -> p.replicas().forEach(node -> holders.add(node.id())));
+        return holders;
+    }
+
+    private void produce(String bootstrap, String topic) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            var last = producer.send(new ProducerRecord<>(TOPIC, "k0", "v0"));
+            var last = producer.send(new ProducerRecord<>(topic, "k0", "v0"));
             for (int i = 1; i < RECORDS; i++) {
-                last = producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
+                last = producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i));
             }
             producer.flush();
             last.get(30, TimeUnit.SECONDS);
@@ -446,7 +481,7 @@ class BrokersEndToEndIT {
     }
 
     /** Reads the topic from the start with a new group; returns how many distinct records it read, all intact. */
-    private int consumeAll(String bootstrap, String group) {
+    private int consumeAll(String bootstrap, String topic, String group) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-" + suffix);
@@ -455,7 +490,7 @@ class BrokersEndToEndIT {
         Set<String> keys = new HashSet<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
                 new StringDeserializer())) {
-            consumer.subscribe(List.of(TOPIC));
+            consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (keys.size() < RECORDS && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {

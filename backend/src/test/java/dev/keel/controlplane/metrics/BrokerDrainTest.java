@@ -1,0 +1,120 @@
+package dev.keel.controlplane.metrics;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.keel.controlplane.identity.InstanceTokens;
+import dev.keel.controlplane.support.ApiTest;
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.WalType;
+import dev.keel.provisioner.aws.BrokerDrain;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Scale-down asks a surplus broker's agent, in the answer to its report, to drain, and waits for it. */
+class BrokerDrainTest extends ApiTest {
+
+    @Autowired
+    InstanceTokens tokens;
+    @Autowired
+    BrokerDrain drain;
+    @Autowired
+    TransactionTemplate transactions;
+
+    private UUID instanceId;
+    private AgentReports reports;
+    private ProvisioningTarget target;
+
+    @BeforeEach
+    void runningInstance() {
+        var api = api(EDITOR);
+        JsonNode instance = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3));
+        instanceId = UUID.fromString(instance.get("id").asString());
+        reports = new AgentReports(port, instanceId);
+        target = new ProvisioningTarget(instanceId, "drained", "us-east-1", null, null, List.of(), WalType.S3, 3, null,
+                null, "m7g.large", 3, "1.7.4", null, null);
+    }
+
+    @Test
+    void theScaleDownWaitsUntilEverySurplusBrokerReportsItselfDrained() {
+        assertThat(answer(4, null)).as("nothing asked yet").isFalse();
+        answer(5, null);
+
+        // As a step runs it: inside the step's transaction, which commits only when the step is done.
+        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> transactions.executeWithoutResult(
+                status -> drain.drain(target, Map.of(AgentReports.machine(4), 4, AgentReports.machine(5), 5))));
+        await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null) && answer(5, null));
+        assertThat(directives(4, null).get("drainTo").toString()).as("to the brokers that stay").isEqualTo("[0,1,2]");
+        assertThat(answer(2, null)).as("a broker that stays does not drain").isFalse();
+
+        assertThat(answer(4, "DRAINED")).isTrue();
+        assertThat(answer(5, "DRAINING")).isTrue();
+        assertThat(drained).as("broker 5 still draining").isNotDone();
+
+        answer(5, "DRAINED");
+        assertThat(drained).succeedsWithin(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aMachineThatDoesNotReportHasNoBrokerToDrain() {
+        assertThat(CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(5), 5))))
+                .succeedsWithin(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aFailedDrainFailsTheStepNamingTheBrokerAndIsAskedAgainOnRetry() {
+        answer(4, null);
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
+        reports.send(4, tokens.of(instanceId), AgentReports.draining(AgentReports.report(instanceId, 4, true, Map.of()),
+                "FAILED", 1, "orders-0 has 3 replicas [0, 1, 4] and there is no other broker to move broker 4's replica to"));
+
+        assertThat(first).failsWithin(5, TimeUnit.SECONDS).withThrowableThat().havingRootCause()
+                .isInstanceOf(ProvisioningException.class)
+                .withMessageContaining("broker 4 (" + AgentReports.machine(4) + ")")
+                .withMessageContaining("no other broker to move");
+        assertThat(answer(4, null)).as("a failed drain is not asked again by itself").isFalse();
+
+        CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
+    }
+
+    @Test
+    void aDrainThatOutlastsTheTimeoutFailsTheStepAndKeepsTheBroker() {
+        answer(4, null);
+        CompletableFuture<Void> slow = CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, "DRAINING"));
+
+        assertThat(slow).failsWithin(10, TimeUnit.SECONDS).withThrowableThat().havingRootCause()
+                .isInstanceOf(ProvisioningException.class)
+                .withMessageContaining("did not finish draining within 3 s: 7 partition replicas remain");
+    }
+
+    /** Node {@code node} reports (with a drain status, or none) and returns whether the answer asks it to drain. */
+    private boolean answer(int node, String drainStatus) {
+        return directives(node, drainStatus).get("drain").asBoolean();
+    }
+
+    private JsonNode directives(int node, String drainStatus) {
+        Map<String, Object> report = AgentReports.report(instanceId, node, true, Map.of());
+        if (drainStatus != null) {
+            report = AgentReports.draining(report, drainStatus, 7, null);
+        }
+        var response = reports.send(node, tokens.of(instanceId), report);
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        return response.json();
+    }
+}
