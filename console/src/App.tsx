@@ -23,6 +23,7 @@ const CreateInstancePage = lazy(() => import('./instances/CreateInstancePage'));
 const InstanceDetailPage = lazy(() => import('./instances/InstanceDetailPage'));
 const CloudAccountsPage = lazy(() => import('./cloudAccounts/CloudAccountsPage'));
 const ConnectCloudAccountPage = lazy(() => import('./cloudAccounts/ConnectCloudAccountPage'));
+const BillingPage = lazy(() => import('./billing/BillingPage'));
 const AuditLogPage = lazy(() => import('./audit/AuditLogPage'));
 
 const ORG_KEY = 'keel.organization';
@@ -222,6 +223,7 @@ export function AppRoutes() {
         <Route path="instances/:instanceId" element={<InstanceDetailPage />} />
         <Route path="cloud-accounts" element={<CloudAccountsPage />} />
         <Route path="cloud-accounts/connect" element={<ConnectCloudAccountPage />} />
+        <Route path="billing" element={<BillingPage />} />
         <Route path="audit" element={<AuditLogPage />} />
         <Route
           path="*"

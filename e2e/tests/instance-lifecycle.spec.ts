@@ -171,6 +171,18 @@ test('scales to 9 AKU, showing the new capacity and the operation finishing', as
   await expect(page.getByTestId('repair-instance-modal')).toBeHidden();
 });
 
+test('billing shows the AKU-hours the instance has run', async ({}, testInfo) => {
+  const billing = page.getByRole('link', { name: 'Billing' }).first();
+  if (!(await billing.isVisible())) await page.getByRole('button', { name: 'Open navigation' }).click();
+  await billing.click();
+  const hours = page.getByTestId(`billing-aku-hours-${spec.name}`);
+  await expect(hours).toBeVisible();
+  expect(Number((await hours.innerText()).replace(/,/g, ''))).toBeGreaterThan(0);
+  await expect(page.getByTestId('billing-table')).toContainText(/6 AKU, .* – .*9 AKU, .* – now/);
+  await expectAccessible(page, 'billing');
+  await page.screenshot({ path: testInfo.outputPath('billing.png'), fullPage: true });
+});
+
 test('a viewer sees the instance without any change buttons', async ({ browser }) => {
   const context = await browser.newContext();
   const viewer = await context.newPage();

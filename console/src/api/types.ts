@@ -30,3 +30,4 @@ export type MetricName = MetricSeries['series'][number]['name'];
 export type Plan = S['Plan'];
 export type PlannedChange = Plan['changes'][number];
 export type PlanAction = PlannedChange['action'];
+export type Usage = S['Usage'];

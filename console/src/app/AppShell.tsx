@@ -11,6 +11,7 @@ import { useNotifications } from './notifications';
 const NAV_ITEMS = [
   { type: 'link', text: strings.nav.instances, href: '/instances' },
   { type: 'link', text: strings.nav.cloudAccounts, href: '/cloud-accounts' },
+  { type: 'link', text: strings.nav.billing, href: '/billing' },
   { type: 'link', text: strings.nav.audit, href: '/audit' },
 ] as const;
 

@@ -1,6 +1,10 @@
 package dev.keel.controlplane.instances;
 
+import java.time.Clock;
+
 import org.springframework.stereotype.Component;
+
+import dev.keel.controlplane.billing.CapacityLedger;
 
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationWorkflow;
@@ -15,12 +19,17 @@ class InstanceWorkflow implements OperationWorkflow {
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
     private final JsonMapper json;
+    private final CapacityLedger capacity;
+    private final Clock clock;
 
-    InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets, JsonMapper json) {
+    InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets, JsonMapper json,
+                     CapacityLedger capacity, Clock clock) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
         this.json = json;
+        this.capacity = capacity;
+        this.clock = clock;
     }
 
     @Override
@@ -36,11 +45,13 @@ class InstanceWorkflow implements OperationWorkflow {
             case CREATE, UPDATE, REPAIR -> {
                 repository.updateState(instance.id(), InstanceState.RUNNING);
                 repository.updateDrift(instance.id(), null);
+                capacity.running(instance.id(), instance.organizationId(), instance.spec().aku(), clock.instant());
                 setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
                 clearDrifted(repository.find(instance.id()).orElseThrow(), operation);
             }
             case DELETE -> {
                 repository.updateState(instance.id(), InstanceState.DELETED);
+                capacity.stopped(instance.id(), clock.instant());
                 setReady(instance, "False", "Deleted", "The instance and its cloud resources are deleted.");
             }
         }

@@ -107,7 +107,7 @@ class TenancyApiTest extends ApiTest {
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
-                 "cancelOperation", "getSizingCatalog", "listAuditEvents" -> null;
+                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }

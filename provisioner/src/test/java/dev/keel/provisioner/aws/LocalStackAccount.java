@@ -81,7 +81,7 @@ final class LocalStackAccount {
                 .withBaseCredentials(ROOT)
                 .withRetries(8, Duration.ofMillis(20), Duration.ofMillis(400))
                 .withWaits(Duration.ofMillis(200), Duration.ofSeconds(60))
-                .withDefaults(Map.of("1.7.3", "ami-00000000000000001", "1.4.1", "ami-00000000000000001"),
+                .withDefaults(Map.of("4.1.0", "ami-00000000000000001", "1.7.3", "ami-00000000000000001"),
                         "http://localhost:8080/ingest")
                 // LocalStack has no FSx; FSWAL runs against the project's own emulator.
                 .withSweepFsxForEveryWal(false);

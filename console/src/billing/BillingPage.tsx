@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Link from '@cloudscape-design/components/link';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import { useNavigate } from 'react-router';
+import { useUsage } from '../api/billing';
+import { describeError } from '../api/problem';
+import type { Usage } from '../api/types';
+import { AppShell } from '../app/AppShell';
+import { EmptyState, formatDate } from '../app/common';
+import { strings } from '../i18n/strings';
+import { recentMonths } from './months';
+
+const b = strings.billing;
+
+type InstanceUsage = Usage['instances'][number];
+
+const akuHours = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+export default function BillingPage() {
+  const navigate = useNavigate();
+  const months = useMemo(() => recentMonths(new Date(), 12), []);
+  const [month, setMonth] = useState(months[0]);
+  const usage = useUsage(month.from, month.to);
+  const instances = usage.data?.instances ?? [];
+  return (
+    <AppShell
+      breadcrumbs={[{ text: b.title, href: '/billing' }]}
+      content={
+        <SpaceBetween size="l">
+          <Header variant="h1" description={b.description}>
+            {b.title}
+          </Header>
+          <FormField label={b.month}>
+            <Select
+              data-testid="billing-month"
+              selectedOption={{ value: month.from, label: month.label }}
+              options={months.map((m) => ({ value: m.from, label: m.label }))}
+              onChange={({ detail }) => setMonth(months.find((m) => m.from === detail.selectedOption.value) ?? months[0])}
+            />
+          </FormField>
+          {usage.error && <Alert type="error">{describeError(usage.error)}</Alert>}
+          <Container header={<Header variant="h2">{b.summary}</Header>}>
+            <KeyValuePairs
+              columns={3}
+              items={[
+                { label: b.total, value: <span data-testid="billing-total">{usage.data ? akuHours(usage.data.akuHours) : strings.common.loading}</span> },
+                { label: b.from, value: formatDate(usage.data?.from) },
+                { label: b.to, value: formatDate(usage.data?.to) },
+              ]}
+            />
+          </Container>
+          <Table<InstanceUsage>
+            data-testid="billing-table"
+            items={instances}
+            loading={usage.isPending}
+            loadingText={strings.common.loading}
+            trackBy="instanceId"
+            ariaLabels={{ tableLabel: b.byInstance }}
+            header={<Header variant="h2" counter={usage.data ? `(${instances.length})` : undefined}>{b.byInstance}</Header>}
+            empty={<EmptyState title={b.empty} subtitle={b.emptyBody} />}
+            columnDefinitions={[
+              {
+                id: 'name',
+                header: b.columns.instance,
+                cell: (i) => (
+                  <Link
+                    href={`/instances/${i.instanceId}`}
+                    onFollow={(event) => {
+                      event.preventDefault();
+                      navigate(`/instances/${i.instanceId}`);
+                    }}
+                  >
+                    {i.name}
+                  </Link>
+                ),
+              },
+              { id: 'akuHours', header: b.columns.akuHours, cell: (i) => <span data-testid={`billing-aku-hours-${i.name}`}>{akuHours(i.akuHours)}</span> },
+              {
+                id: 'periods',
+                header: b.columns.periods,
+                cell: (i) => (
+                  <Box>
+                    {i.periods.map((p) => (
+                      <div key={p.from}>{b.period(p.aku, formatDate(p.from), p.running ? b.now : formatDate(p.to))}</div>
+                    ))}
+                  </Box>
+                ),
+              },
+            ]}
+          />
+        </SpaceBetween>
+      }
+    />
+  );
+}
