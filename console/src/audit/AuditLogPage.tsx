@@ -72,7 +72,7 @@ export default function AuditLogPage() {
               { id: 'resourceType', header: a.columns.resourceType, cell: (e) => e.resourceType },
               { id: 'resource', header: a.columns.resource, cell: (e) => e.resourceId },
               { id: 'change', header: a.columns.change, cell: summarize },
-              { id: 'requestId', header: a.columns.requestId, cell: (e) => e.requestId },
+              { id: 'requestId', header: a.columns.requestId, cell: (e) => e.requestId ?? strings.common.none },
             ]}
           />
         </SpaceBetween>

@@ -37,13 +37,28 @@ public class AuditLog {
     }
 
     public void record(Caller caller, String action, String resourceType, Object resourceId, Object before, Object after) {
+        insert(caller.organizationId(), caller.subject(), caller.username(), action, resourceType, resourceId,
+                RequestIds.current(), before, after);
+    }
+
+    /**
+     * A change the control plane made on its own (no request): the actor is the component, e.g.
+     * {@code keel-reconciler}, with the subject {@code system:<component>}.
+     */
+    public void recordSystem(UUID organizationId, String component, String action, String resourceType,
+                             Object resourceId, Object before, Object after) {
+        insert(organizationId, "system:" + component, component, action, resourceType, resourceId, null, before, after);
+    }
+
+    private void insert(UUID organizationId, String subject, String username, String action, String resourceType,
+                        Object resourceId, String requestId, Object before, Object after) {
         jdbc.sql("""
                 INSERT INTO audit_events (id, organization_id, actor_subject, actor_username, action, resource_type,
                                           resource_id, request_id, before, after)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)
                 """)
-                .params(UUID.randomUUID(), caller.organizationId(), caller.subject(), caller.username(), action,
-                        resourceType, String.valueOf(resourceId), RequestIds.current(), writeJson(before), writeJson(after))
+                .params(UUID.randomUUID(), organizationId, subject, username, action, resourceType,
+                        String.valueOf(resourceId), requestId, writeJson(before), writeJson(after))
                 .update();
     }
 

@@ -102,7 +102,7 @@ class DriftReconciler {
         repository.setCondition(instance, Condition.DEGRADED, "True", DRIFTED, message);
         if (autoRepair) {
             log.info("Instance {} drifted ({}); starting a repair", instance.id(), drift);
-            instances.getObject().startRepair(instance, RECONCILER, message);
+            instances.getObject().repairDrift(instance, message);
         }
     }
 

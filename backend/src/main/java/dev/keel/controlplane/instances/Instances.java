@@ -2,6 +2,7 @@ package dev.keel.controlplane.instances;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -190,11 +191,16 @@ public class Instances {
         return operation;
     }
 
-    /**
-     * Queues a {@code REPAIR} of a locked RUNNING instance: on a user's request, or the drift
-     * reconciler's with what drifted as the reason.
-     */
-    Operation startRepair(Instance instance, String requestedBy, String reason) {
+    /** The drift reconciler's repair of a locked RUNNING instance, audited as the reconciler's with what drifted. */
+    Operation repairDrift(Instance instance, String drift) {
+        Operation operation = startRepair(instance, DriftReconciler.RECONCILER, drift);
+        audit.recordSystem(instance.organizationId(), DriftReconciler.RECONCILER, "instance.repair", "instance",
+                instance.id(), null, Map.of("operationId", operation.id(), "reason", drift));
+        return operation;
+    }
+
+    /** Queues a {@code REPAIR} of a locked RUNNING instance. */
+    private Operation startRepair(Instance instance, String requestedBy, String reason) {
         Operation operation = start(instance, OperationType.REPAIR, requestedBy, reason, null);
         repository.updateState(instance.id(), InstanceState.CHANGING);
         return operation;

@@ -86,8 +86,12 @@ class IngestController {
                 || health.controllerQuorumKnown() == null) {
             errors.add(new FieldError("health", "must give processUp, listenerReachable and controllerQuorumKnown"));
         }
-        if (report.drain() != null && !BrokerReport.DRAIN_STATUSES.contains(report.drain().status())) {
+        BrokerReport.Drain drain = report.drain();
+        if (drain != null && !BrokerReport.DRAIN_STATUSES.contains(drain.status())) {
             errors.add(new FieldError("drain.status", "must be one of " + BrokerReport.DRAIN_STATUSES));
+        }
+        if (drain != null && drain.partitionsRemaining() != null && drain.partitionsRemaining() < 0) {
+            errors.add(new FieldError("drain.partitionsRemaining", "must be 0 or more"));
         }
         Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
         metrics.forEach((name, value) -> {

@@ -60,6 +60,10 @@ class MetricsApiTest extends ApiTest {
         assertThat(unknown.json().get("errors").get(0).get("field").asString()).isEqualTo("metrics.cpuTemperature");
         ApiClient.Response negative = reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, true, Map.of("bytesInPerSec", -1.0)));
         assertThat(negative.status()).isEqualTo(400);
+        ApiClient.Response badDrain = reports.send(0, tokens.of(instanceId),
+                AgentReports.draining(AgentReports.report(instanceId, 0, true, Map.of()), "PAUSED", -1, null));
+        assertThat(badDrain.status()).isEqualTo(400);
+        assertThat(badDrain.json().get("errors").toString()).contains("drain.status", "drain.partitionsRemaining");
     }
 
     @Test

@@ -64,6 +64,13 @@ class AwsDriftIT {
             assertThat(repair.get("reason").asString()).contains(terminated).contains("is missing");
             assertThat(OnboardedAccount.finished(api, repair.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
             assertRepaired(api.get("/instances/" + instance).json(), account, instance, brokers);
+            JsonNode audited = api.get("/audit-events?resourceType=instance&resourceId=" + instance).json()
+                    .get("items").get(0);
+            assertThat(audited.get("action").asString()).isEqualTo("instance.repair");
+            assertThat(audited.get("actor").get("username").asString()).as("the reconciler repaired on its own")
+                    .isEqualTo("keel-reconciler");
+            assertThat(audited.get("after").get("operationId").asString()).isEqualTo(repair.get("id").asString());
+            assertThat(audited.get("after").get("reason").asString()).contains(terminated);
 
             String deletion = api.delete("/instances/" + instance).json().get("id").asString();
             assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).isEqualTo("SUCCEEDED");
