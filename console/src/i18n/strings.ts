@@ -257,6 +257,13 @@ export const strings = {
     brokers: 'Brokers',
     brokerCols: { nodeId: 'Node id', zone: 'Availability zone', address: 'Address', health: 'Health', reportedAt: 'Last report' },
     noBrokers: 'No brokers yet.',
+    drain: {
+      REQUESTED: () => 'Retiring: drain requested, waiting for its agent',
+      DRAINING: (left: number | null) =>
+        left === null ? 'Retiring: moving its partitions to the brokers that stay' : `Retiring: ${left} partition replicas left to move`,
+      DRAINED: () => 'Retiring: drained, its machine is being terminated',
+      FAILED: () => 'Drain failed: the broker keeps running (see the operation)',
+    },
     resources: 'Cloud resources',
     operations: 'Operations',
     opCols: { type: 'Type', state: 'State', progress: 'Progress', requestedBy: 'Requested by', created: 'Created', finished: 'Finished' },

@@ -132,7 +132,8 @@ function Overview({ instance }: { instance: Instance }) {
   );
 }
 
-function Brokers({ instance }: { instance: Instance }) {
+/** The instance's brokers, each with its health and, while a scale-down retires it, its drain. */
+export function Brokers({ instance }: { instance: Instance }) {
   return (
     <SpaceBetween size="l">
       <Table
@@ -152,6 +153,11 @@ function Brokers({ instance }: { instance: Instance }) {
               <SpaceBetween size="xxxs">
                 <StateIndicator state={b.health.status} testId={`broker-health-${b.nodeId}`} />
                 {b.health.status === 'UNHEALTHY' && <Box variant="small">{b.health.message}</Box>}
+                {b.drain && (
+                  <Box variant="small" data-testid={`broker-drain-${b.nodeId}`}>
+                    {d.drain[b.drain.status](b.drain.partitionsRemaining)}
+                  </Box>
+                )}
               </SpaceBetween>
             ),
           },

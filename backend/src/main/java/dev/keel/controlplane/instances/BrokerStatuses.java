@@ -23,8 +23,12 @@ public interface BrokerStatuses {
 
     /**
      * {@code address} is null once the reports are stale; {@code problem} says what is wrong
-     * ("process is down", "has not reported for 40 s") and is null for a healthy broker.
+     * ("process is down", "has not reported for 40 s") and is null for a healthy broker;
+     * {@code drain} is null unless a scale-down asked the reporting machine to drain.
      */
-    record BrokerStatus(String address, Instant reportedAt, String problem) {
+    record BrokerStatus(String address, Instant reportedAt, String problem, Drain drain) {
+    }
+
+    record Drain(String status, Integer partitionsRemaining) {
     }
 }

@@ -19,7 +19,7 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
     record InventoryView(String bootstrapServers, List<BrokerView> brokers, List<Inventory.CloudResource> resources) {
     }
 
-    record BrokerView(int nodeId, String availabilityZone, String address, Health health) {
+    record BrokerView(int nodeId, String availabilityZone, String address, Health health, BrokerStatuses.Drain drain) {
     }
 
     /** {@code HEALTHY}, {@code UNHEALTHY} (the message says why) or {@code UNKNOWN} (no report yet). */
@@ -54,7 +54,7 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
                     BrokerStatuses.BrokerStatus status = reported.get(b.nodeId());
                     String advertised = status == null ? null : status.address();
                     return new BrokerView(b.nodeId(), b.availabilityZone(), Objects.requireNonNullElse(advertised, b.address()),
-                            Health.of(status));
+                            Health.of(status), status == null ? null : status.drain());
                 })
                 .toList();
         boolean anyAdvertised = reported.values().stream().anyMatch(r -> r.address() != null);

@@ -50,8 +50,10 @@ class LastReports implements BrokerStatuses, ImpairedBrokers {
         instanceIds.forEach(id -> statuses.put(id, new HashMap<>()));
         for (MetricsStore.ReportedBroker report : store.reports(instanceIds)) {
             boolean stale = report.reportedAt().isBefore(now.minus(staleAfter));
+            BrokerStatuses.Drain drain = report.drainStatus() == null ? null
+                    : new BrokerStatuses.Drain(report.drainStatus(), report.drainRemaining());
             statuses.get(report.instanceId()).put(report.nodeId(), new BrokerStatus(stale ? null : report.address(),
-                    report.reportedAt(), problem(report, stale, now)));
+                    report.reportedAt(), problem(report, stale, now), drain));
         }
         return statuses;
     }

@@ -125,18 +125,26 @@ class MetricsStore {
         if (instanceIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.sql("SELECT * FROM broker_reports WHERE instance_id IN (:instances) ORDER BY instance_id, node_id")
+        // A drain is the reporting machine's: a node id reused by a later scale-up starts with none.
+        return jdbc.sql("""
+                        SELECT r.*, d.status AS drain_status, d.partitions_remaining AS drain_remaining
+                        FROM broker_reports r
+                        LEFT JOIN broker_drains d ON d.instance_id = r.instance_id AND d.ec2_instance_id = r.ec2_instance_id
+                        WHERE r.instance_id IN (:instances) ORDER BY r.instance_id, r.node_id
+                        """)
                 .param("instances", instanceIds)
-                .query((rs, n) -> new ReportedBroker(rs.getObject("instance_id", UUID.class), rs.getInt("node_id"), rs.getTimestamp("reported_at").toInstant(),
-                        rs.getString("address"), rs.getBoolean("process_up"), rs.getBoolean("listener_up"),
-                        rs.getBoolean("quorum_ok"), rs.getString("detail")))
+                .query((rs, n) -> new ReportedBroker(rs.getObject("instance_id", UUID.class), rs.getInt("node_id"),
+                        rs.getTimestamp("reported_at").toInstant(), rs.getString("address"), rs.getBoolean("process_up"),
+                        rs.getBoolean("listener_up"), rs.getBoolean("quorum_ok"), rs.getString("detail"),
+                        rs.getString("drain_status"), (Integer) rs.getObject("drain_remaining")))
                 .list();
     }
 
     record Point(String name, Instant time, double value) {
     }
 
+    /** {@code drainStatus} is null unless a drain was asked of the reporting machine. */
     record ReportedBroker(UUID instanceId, int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
-                          boolean quorumOk, String detail) {
+                          boolean quorumOk, String detail, String drainStatus, Integer drainRemaining) {
     }
 }

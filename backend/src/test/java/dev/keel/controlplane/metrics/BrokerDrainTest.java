@@ -69,6 +69,23 @@ class BrokerDrainTest extends ApiTest {
     }
 
     @Test
+    void theInstanceShowsTheDrainOfTheBrokerItRetires() {
+        ProvisioningTarget toTwo = new ProvisioningTarget(instanceId, "drained", "us-east-1", null, null, List.of(),
+                WalType.S3, 3, null, null, "m7g.large", 2, "1.7.4", null, null);
+        answer(2, null);
+        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> drain.drain(toTwo, Map.of(AgentReports.machine(2), 2)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> answer(2, "DRAINING"));
+
+        JsonNode brokers = api(VIEWER).get("/instances/" + instanceId).json().get("inventory").get("brokers");
+        assertThat(brokers.get(2).get("drain").get("status").asString()).isEqualTo("DRAINING");
+        assertThat(brokers.get(2).get("drain").get("partitionsRemaining").asInt()).isEqualTo(7);
+        assertThat(brokers.get(0).get("drain").isNull()).as("a broker that stays").isTrue();
+
+        answer(2, "DRAINED");
+        assertThat(drained).succeedsWithin(5, TimeUnit.SECONDS);
+    }
+
+    @Test
     void aMachineThatDoesNotReportHasNoBrokerToDrain() {
         assertThat(CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(5), 5))))
                 .succeedsWithin(5, TimeUnit.SECONDS);
