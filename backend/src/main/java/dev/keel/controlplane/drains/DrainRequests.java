@@ -1,5 +1,7 @@
 package dev.keel.controlplane.drains;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -79,21 +81,26 @@ public class DrainRequests {
         if (ec2InstanceId == null) {
             return Optional.empty();
         }
-        if (status != null) {
-            jdbc.sql("""
-                    UPDATE broker_drains SET status = ?, partitions_remaining = ?, message = ?, updated_at = ?
-                    WHERE instance_id = ? AND ec2_instance_id = ? AND status <> 'FAILED'
-                    """)
-                    .params(status, partitionsRemaining, message, Timestamp.from(clock.instant()), instanceId,
-                            ec2InstanceId)
-                    .update();
+        // One statement per report (they arrive every 10 s from every broker): the update answers with the row.
+        if (status == null) {
+            return jdbc.sql("""
+                            SELECT drain_to, status FROM broker_drains WHERE instance_id = ? AND ec2_instance_id = ?
+                            """)
+                    .params(instanceId, ec2InstanceId)
+                    .query(DrainRequests::drainTo).optional().flatMap(to -> to);
         }
         return jdbc.sql("""
-                        SELECT drain_to FROM broker_drains
+                        UPDATE broker_drains SET status = ?, partitions_remaining = ?, message = ?, updated_at = ?
                         WHERE instance_id = ? AND ec2_instance_id = ? AND status <> 'FAILED'
+                        RETURNING drain_to, status
                         """)
-                .params(instanceId, ec2InstanceId)
-                .query((rs, n) -> Arrays.asList((Integer[]) rs.getArray("drain_to").getArray()))
-                .optional();
+                .params(status, partitionsRemaining, message, Timestamp.from(clock.instant()), instanceId, ec2InstanceId)
+                .query(DrainRequests::drainTo).optional().flatMap(to -> to);
+    }
+
+    /** The brokers to drain to, unless the drain has failed: a failed drain is not asked again by itself. */
+    private static Optional<List<Integer>> drainTo(ResultSet rs, int row) throws SQLException {
+        return "FAILED".equals(rs.getString("status")) ? Optional.empty()
+                : Optional.of(Arrays.asList((Integer[]) rs.getArray("drain_to").getArray()));
     }
 }
