@@ -105,7 +105,10 @@ public final class BrokerProcess {
         }
     }
 
-    /** SIGTERM, wait for the broker's controlled shutdown, then SIGKILL what is left. */
+    /**
+     * SIGTERM, wait for the broker's controlled shutdown, then SIGKILL what is left. Returns once the supervisor has
+     * ended, so nothing starts the broker again afterwards.
+     */
     public void stop() {
         Process p;
         synchronized (this) {
@@ -115,9 +118,19 @@ public final class BrokerProcess {
         if (supervisor != null) {
             supervisor.interrupt();
         }
-        if (p == null || !p.isAlive()) {
-            return;
+        if (p != null && p.isAlive()) {
+            terminate(p);
         }
+        if (supervisor != null) {
+            try {
+                supervisor.join(stopTimeout.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void terminate(Process p) {
         LOG.info("stopping broker (pid {})", p.pid());
         List<ProcessHandle> children = p.descendants().toList();
         p.destroy();

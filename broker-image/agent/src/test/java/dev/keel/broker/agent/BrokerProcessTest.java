@@ -2,8 +2,11 @@ package dev.keel.broker.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -16,16 +19,35 @@ class BrokerProcessTest {
 
     @Test
     void restartsADeadBrokerWithBackoff() throws Exception {
-        BrokerProcess p = new BrokerProcess(List.of("sh", "-c", "echo started; exit 3"), Map.of(),
-                dir.resolve("broker.log").toFile(), Duration.ofMillis(2000), Duration.ofSeconds(60), Duration.ofSeconds(5));
+        Path starts = dir.resolve("starts");
+        BrokerProcess p = new BrokerProcess(brokerThat(starts, "echo started; exit 3"), Map.of(),
+                dir.resolve("broker.log").toFile(), Duration.ofMillis(2500), Duration.ofSeconds(60), Duration.ofSeconds(5));
         p.start();
-        long deadline = System.currentTimeMillis() + 8000;
-        while (p.restarts() < 2 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(100);
-        }
+        await("four starts", Duration.ofSeconds(30), () -> startTimes(starts).size() >= 4);
         p.stop();
-        assertThat(p.restarts()).isGreaterThanOrEqualTo(2);
-        assertThat(java.nio.file.Files.readString(dir.resolve("broker.log"))).contains("started");
+
+        List<Long> gaps = gapsMillis(startTimes(starts));
+        assertThat(gaps.get(0)).as("first restart after 1 s: %s", gaps).isGreaterThanOrEqualTo(1000);
+        assertThat(gaps.get(1)).as("then doubled: %s", gaps).isGreaterThanOrEqualTo(2000);
+        assertThat(gaps.get(2)).as("then capped at the 2.5 s maximum, not doubled to 4 s: %s", gaps)
+                .isGreaterThanOrEqualTo(2500).isLessThan(4000);
+        assertThat(p.restarts()).isGreaterThanOrEqualTo(3);
+        assertThat(Files.readString(dir.resolve("broker.log"))).contains("started");
+    }
+
+    @Test
+    void aBrokerThatRanStablyIsRestartedAfterTheInitialBackoffAgain() throws Exception {
+        Path starts = dir.resolve("starts");
+        // Each run lasts longer than stableAfter, so the backoff never grows past 1 s.
+        BrokerProcess p = new BrokerProcess(brokerThat(starts, "sleep 0.3; exit 3"), Map.of(),
+                dir.resolve("broker.log").toFile(), Duration.ofSeconds(10), Duration.ofMillis(200), Duration.ofSeconds(5));
+        p.start();
+        await("three starts", Duration.ofSeconds(30), () -> startTimes(starts).size() >= 3);
+        p.stop();
+
+        List<Long> gaps = gapsMillis(startTimes(starts));
+        assertThat(gaps).as("0.3 s of uptime and 1 s of backoff each, never the doubled 2 s")
+                .allSatisfy(gap -> assertThat(gap).isBetween(1300L, 2299L));
     }
 
     @Test
@@ -38,7 +60,39 @@ class BrokerProcessTest {
         p.stop();
         assertThat(p.isAlive()).isFalse();
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-        Thread.sleep(1500);
-        assertThat(p.restarts()).as("a stopped broker is not restarted").isZero();
+        assertThat(p.restarts()).as("stop returns once nothing will restart the broker").isZero();
+        assertThat(p.pid()).as("no other broker process was started").isEqualTo(pid);
+    }
+
+    /** A broker command that appends its start time (epoch nanoseconds) to {@code starts}, then runs {@code script}. */
+    private static List<String> brokerThat(Path starts, String script) {
+        return List.of("sh", "-c", "date +%s%N >> '" + starts + "'; " + script);
+    }
+
+    private static List<Long> startTimes(Path starts) throws IOException {
+        if (!Files.exists(starts)) {
+            return List.of();
+        }
+        return Files.readAllLines(starts).stream().filter(line -> !line.isBlank()).map(Long::parseLong).toList();
+    }
+
+    private static List<Long> gapsMillis(List<Long> nanos) {
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 1; i < nanos.size(); i++) {
+            gaps.add((nanos.get(i) - nanos.get(i - 1)) / 1_000_000);
+        }
+        return gaps;
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(String what, Duration timeout, Check check) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!check.holds()) {
+            assertThat(System.nanoTime()).as("waited %d s for %s", timeout.toSeconds(), what).isLessThan(deadline);
+            Thread.sleep(20);
+        }
     }
 }
