@@ -1,5 +1,7 @@
 package dev.keel.controlplane.contract;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Walks every operation of the OpenAPI document: as a member of another organization (nothing of
- * ours may be seen or changed: objects answer 404, lists do not show them), as a viewer (changes
- * answer 403) and without a token (401). New operations are covered as soon as they are in the
+ * ours may be seen or changed: objects answer 404, lists do not show them, a body naming one of our
+ * objects is refused and makes nothing), as a viewer (changes answer 403) and without a token (401). New operations are covered as soon as they are in the
  * contract; one without a sample body here fails the test.
  */
 class TenancyApiTest extends ApiTest {
@@ -45,8 +47,10 @@ class TenancyApiTest extends ApiTest {
         ApiClient stranger = api(OTHER_ORG_ADMIN);
         List<OpenApiDocument.Operation> operations = contract.operations();
         assertThat(operations).hasSizeGreaterThanOrEqualTo(17);
+        List<String> naming = new ArrayList<>();
         for (OpenApiDocument.Operation op : operations) {
             Map<String, Object> body = sampleBody(op);
+            String auditedBefore = newestAuditEvent(stranger);
             ApiClient.Response response = request(stranger, op).send(op.method(), op.expand(ids), body);
             String asked = op.expand(ids) + body;
             assertThat(secrets).as("%s leaked data: %s", op, response)
@@ -55,10 +59,14 @@ class TenancyApiTest extends ApiTest {
             if (op.hasPathParameters()) {
                 assertThat(response.status()).as("%s → %s", op, response).isEqualTo(404);
                 assertThat(response.header("Content-Type")).as(op.toString()).contains("application/problem+json");
+            } else if (!referencedIds(body).isEmpty()) {
+                assertRefusedAndNothingMade(stranger, op, body, response, auditedBefore);
+                naming.add(op.id());
             } else {
                 assertThat(response.status()).as("%s → %s", op, response).isLessThan(500);
             }
         }
+        assertThat(naming).as("operations whose body names one of our objects").contains("createInstance");
         JsonNode instance = owner.get("/instances/" + ids.get("instanceId")).json();
         assertThat(instance.get("state").asString()).as("nothing was changed").isEqualTo("RUNNING");
         assertThat(instance.get("specVersion").asInt()).isEqualTo(1);
@@ -87,6 +95,40 @@ class TenancyApiTest extends ApiTest {
             assertThat(response.status()).as("%s → %s", op, response).isEqualTo(401);
             assertThat(response.header("WWW-Authenticate")).as(op.toString()).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
         }
+    }
+
+    /**
+     * A body naming one of our objects (a create in our cloud account) is refused as if the object did not exist,
+     * naming the field, and nothing is made: no instance of that name in either organization, no audit event.
+     */
+    private void assertRefusedAndNothingMade(ApiClient stranger, OpenApiDocument.Operation op, Map<String, Object> body,
+                                             ApiClient.Response response, String auditedBefore) {
+        assertThat(response.status()).as("%s → %s", op, response).isEqualTo(400);
+        assertThat(response.json().get("errors").findValuesAsString("field")).as("%s → %s", op, response)
+                .containsAll(referencedIds(body).keySet());
+        Object name = body.get("name");
+        for (ApiClient client : List.of(stranger, owner)) {
+            for (String state : List.of("", "&state=DELETED")) {
+                assertThat(client.get("/instances?name=" + name + state).json().get("items")).as("%s made %s", op, name).isEmpty();
+            }
+        }
+        assertThat(newestAuditEvent(stranger)).as("%s recorded a change", op).isEqualTo(auditedBefore);
+    }
+
+    /** The body's top-level fields whose value is one of our objects' ids, by field name. */
+    private Map<String, Object> referencedIds(Map<String, Object> body) {
+        if (body == null) {
+            return Map.of();
+        }
+        Map<String, Object> referenced = new LinkedHashMap<>(body);
+        referenced.values().removeIf(value -> !ids.containsValue(String.valueOf(value)));
+        return referenced;
+    }
+
+    /** The id of the newest audit event the client's organization has, or "" when it has none. */
+    private static String newestAuditEvent(ApiClient client) {
+        JsonNode items = client.get("/audit-events?limit=1").json().get("items");
+        return items.isEmpty() ? "" : items.get(0).get("id").asString();
     }
 
     /** Headers that would make the request succeed for the owner. */

@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** Direct reads of the test database, for facts the API does not expose (which worker ran a step). */
+/**
+ * Direct access to the test database: facts the API does not expose (which worker ran a step), and rows a test
+ * needs at times it cannot wait for (usage over past days).
+ */
 public final class Database {
 
     private Database() {
@@ -37,6 +40,19 @@ public final class Database {
             throw new IllegalStateException(e);
         }
         return steps;
+    }
+
+    /** Runs one statement with its parameters on the test database; returns the rows it changed. */
+    public static int update(String sql, Object... parameters) {
+        try (Connection connection = connect(TestEnvironment.databaseUrl());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A new, empty database on the test server, for backend processes that must not see other tests' data. */
