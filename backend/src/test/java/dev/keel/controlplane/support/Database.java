@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
 /**
  * Direct access to the test database: facts the API does not expose (which worker ran a step), and rows a test
  * needs at times it cannot wait for (usage over past days).
@@ -67,8 +71,30 @@ public final class Database {
         return url.substring(0, url.lastIndexOf('/') + 1) + name;
     }
 
+    /** Drops a database {@link #fresh()} made, closing what is still connected to it. */
+    public static void drop(String databaseUrl) {
+        String name = databaseUrl.substring(databaseUrl.lastIndexOf('/') + 1);
+        try (Connection connection = connect(TestEnvironment.databaseUrl()); var statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The database at {@code url}, for Flyway and JdbcClient; a connection per use. */
+    public static DataSource dataSource(String url) {
+        return new DriverManagerDataSource(url, username(), password());
+    }
+
     private static Connection connect(String url) throws SQLException {
-        return DriverManager.getConnection(url, System.getenv().getOrDefault("KEEL_DB_USERNAME", "keel"),
-                System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel"));
+        return DriverManager.getConnection(url, username(), password());
+    }
+
+    private static String username() {
+        return System.getenv().getOrDefault("KEEL_DB_USERNAME", "keel");
+    }
+
+    private static String password() {
+        return System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel");
     }
 }
