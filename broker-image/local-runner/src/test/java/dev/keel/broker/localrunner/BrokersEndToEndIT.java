@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,10 +32,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -301,29 +305,44 @@ class BrokersEndToEndIT {
         Process perf = new ProcessBuilder("bash", Path.of("..", "perf", "perf").toString(), "--bootstrap", bootstrap,
                 "--rate", "500", "--message-size", "4096", "--duration", String.valueOf(seconds),
                 "--report-interval", "10", "--json").redirectErrorStream(true).start();
-        Instant loadStart = null;
-        JsonNode totals = null;
-        List<String> output = new ArrayList<>();
-        try (BufferedReader lines = perf.inputReader()) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                output.add(line);
-                System.err.println("[perf] " + line);
-                if (loadStart == null && line.trim().startsWith("10.0 s")) {
-                    loadStart = Instant.now().minusSeconds(10);
-                } else if (loadStart != null && line.trim().startsWith("30.0 s")) {
-                    JsonNode early = metrics(id, loadStart, Instant.now(), "bytesInPerSec,produceRequestsPerSec");
-                    for (JsonNode series : early.get("series")) {
-                        assertThat(StreamSupport.stream(series.get("points").spliterator(), false)
-                                .anyMatch(p -> p.get("v").asDouble() > 0))
-                                .as("%s non-zero within 30 s of the load: %s", series.get("name").asText(), early).isTrue();
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Instant> firstReport = new CompletableFuture<>();
+        Thread reader = Thread.ofPlatform().name("perf-output").start(() -> {
+            try (BufferedReader lines = perf.inputReader()) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    output.add(line);
+                    System.err.println("[perf] " + line);
+                    Matcher report = PERF_REPORT.matcher(line);
+                    if (report.lookingAt()) {
+                        // The report says how long the load has run: when it started, whatever the tool's start-up took.
+                        firstReport.complete(Instant.now().minusMillis((long) (Double.parseDouble(report.group(1)) * 1000)));
                     }
-                } else if (line.startsWith("{")) {
-                    totals = json.readTree(line);
+                }
+            } catch (IOException e) {
+                firstReport.completeExceptionally(e);
+            }
+            firstReport.completeExceptionally(new AssertionError("the load tool ended without a report"));
+        });
+        Instant loadStart = firstReport.get(2, TimeUnit.MINUTES);
+        Set<String> early = Set.of("bytesInPerSec", "produceRequestsPerSec");
+        await(early + " non-zero within 30 s of the load", Duration.between(Instant.now(), loadStart.plusSeconds(30)), () -> {
+            JsonNode series = metrics(id, loadStart, Instant.now(), String.join(",", early)).get("series");
+            Set<String> nonZero = new HashSet<>();
+            for (JsonNode one : series) {
+                if (StreamSupport.stream(one.get("points").spliterator(), false).anyMatch(p -> p.get("v").asDouble() > 0)) {
+                    nonZero.add(one.get("name").asText());
                 }
             }
-        }
+            return nonZero.equals(early);
+        });
         assertThat(perf.waitFor()).as(String.join("\n", output)).isZero();
-        assertThat(loadStart).as("the tool's first report").isNotNull();
+        reader.join();
+        JsonNode totals = null;
+        for (String line : output) {
+            if (line.startsWith("{")) {
+                totals = json.readTree(line);
+            }
+        }
         assertThat(totals).as("the tool's JSON totals").isNotNull();
 
         // A 10 s bucket holds reports covering the 10 s before them: keep the buckets whose reports all fall in the load.
@@ -344,6 +363,9 @@ class BrokersEndToEndIT {
             assertThat(reported).as(series.get("name").asText()).isCloseTo(sent, within(sent * 0.10));
         }
     }
+
+    /** A periodic line of the load tool: the seconds the load has run, first. */
+    private static final Pattern PERF_REPORT = Pattern.compile("\\s*(\\d+\\.\\d+) s\\s+pub ");
 
     private JsonNode metrics(String id, Instant from, Instant to, String names) {
         return call("GET", "/instances/" + id + "/metrics?step=10&names=" + names + "&from=" + from + "&to=" + to, null).json();
