@@ -31,6 +31,11 @@ public final class BackendProcess implements AutoCloseable {
     }
 
     public static BackendProcess start(String workerId, Map<String, String> environment) {
+        return start(workerId, environment, Duration.ofSeconds(90));
+    }
+
+    /** {@code readyWithin}: how long it may take to start, which a large database or a busy machine lengthens. */
+    public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
         int port = freePort();
         Path jar = Path.of("target", "keel-backend.jar");
         if (!Files.exists(jar)) {
@@ -47,7 +52,7 @@ public final class BackendProcess implements AutoCloseable {
             builder.environment().put("SERVER_PORT", String.valueOf(port));
             builder.environment().put("KEEL_WORKER_ID", workerId);
             BackendProcess backend = new BackendProcess(workerId, port, builder.start());
-            backend.awaitReady(log.toFile());
+            backend.awaitReady(log.toFile(), readyWithin);
             return backend;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -56,6 +61,15 @@ public final class BackendProcess implements AutoCloseable {
 
     public ApiClient api(String username) {
         return new ApiClient("http://localhost:" + port + "/api/v1", null).as(username);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** CPU time the process has used so far (user and system), from {@code /proc}. */
+    public Duration cpuTime() {
+        return process.toHandle().info().totalCpuDuration().orElseThrow();
     }
 
     public String workerId() {
@@ -76,9 +90,9 @@ public final class BackendProcess implements AutoCloseable {
         }
     }
 
-    private void awaitReady(File log) {
+    private void awaitReady(File log, Duration readyWithin) {
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        long deadline = System.nanoTime() + readyWithin.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("Backend " + workerId + " exited with " + process.exitValue() + "; see " + log);
@@ -99,7 +113,7 @@ public final class BackendProcess implements AutoCloseable {
             sleep(250);
         }
         process.destroyForcibly();
-        throw new IllegalStateException("Backend " + workerId + " was not ready within 90 s; see " + log);
+        throw new IllegalStateException("Backend " + workerId + " was not ready within " + readyWithin.toSeconds() + " s; see " + log);
     }
 
     private static int freePort() {
