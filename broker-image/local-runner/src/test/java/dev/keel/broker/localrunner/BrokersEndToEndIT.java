@@ -225,7 +225,7 @@ class BrokersEndToEndIT {
         mark("RUNNING; bootstrap endpoint " + bootstrap);
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
+            awaitBrokersInMetadata(admin, 3);
             admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 3))).all().get(30, TimeUnit.SECONDS);
         }
         produce(bootstrap, TOPIC);
@@ -241,14 +241,7 @@ class BrokersEndToEndIT {
         int brokers = call("GET", "/instances/" + id, null).json().at("/sizing/brokerCount").asInt();
         assertThat(brokers).isGreaterThan(3);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            await(brokers + " brokers in the cluster metadata", Duration.ofSeconds(60), () -> {
-                try {
-                    return admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().map(Node::id)
-                            .distinct().count() == brokers;
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+            awaitBrokersInMetadata(admin, brokers);
         }
         assertThat(consumeAll(bootstrap, TOPIC, "after-scale")).isEqualTo(RECORDS);
         String scaledBootstrap = awaitLocalBootstrap(id, brokers);
@@ -472,8 +465,7 @@ class BrokersEndToEndIT {
         String remaining = awaitLocalBootstrap(id, 3);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, remaining))) {
             assertThat(replicaHolders(admin, SPREAD)).as("every replica on a broker that stays").allMatch(node -> node < 3);
-            await("3 brokers in the cluster metadata", Duration.ofSeconds(60), () ->
-                    admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == 3);
+            awaitBrokersInMetadata(admin, 3);
         }
         assertThat(consumeAll(remaining, SPREAD, "after-scale-down")).isEqualTo(RECORDS);
         mark("scaled down to 3 brokers: the surplus brokers were drained, every record of '" + SPREAD + "' readable");
@@ -593,6 +585,12 @@ class BrokersEndToEndIT {
             tokenAt = System.nanoTime();
         }
         return token;
+    }
+
+    /** A broker joins the cluster metadata a little after its agent starts it, and leaves it after it stops. */
+    private static void awaitBrokersInMetadata(Admin admin, int brokers) throws InterruptedException {
+        await(brokers + " brokers in the cluster metadata", Duration.ofSeconds(60), () ->
+                admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().map(Node::id).distinct().count() == brokers);
     }
 
     private void awaitOperation(String operationId) throws InterruptedException {
