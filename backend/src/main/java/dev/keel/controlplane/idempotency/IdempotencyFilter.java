@@ -25,11 +25,12 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.identity.Callers;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
 /**
- * {@code Idempotency-Key} on POST, PATCH and DELETE: the first request with a key is processed and
- * its response stored; a replay with the same body gets that response again (marked
+ * {@code Idempotency-Key} on POST, PATCH and DELETE, per caller within the organization: the first
+ * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
  * Server errors are not stored, so a retry after one is processed afresh.
  */
@@ -58,6 +59,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Caller caller = Callers.of(request).orElseThrow();
+        IdempotencyRecords.Owner owner = new IdempotencyRecords.Owner(caller.organizationId(), caller.subject());
         String key = request.getHeader(HEADER);
         byte[] body = request.getInputStream().readAllBytes();
         String fingerprint = fingerprint(request, body);
@@ -65,7 +67,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
             if (key.isBlank() || key.length() > 255) {
                 throw ApiException.validation(HEADER, "must be 1 to 255 characters");
             }
-            var stored = records.claim(caller.organizationId(), key, request.getMethod(), request.getRequestURI(), fingerprint);
+            var stored = records.claim(owner, key, request.getMethod(), request.getRequestURI(), fingerprint);
             if (stored.isPresent()) {
                 replay(stored.get(), fingerprint, key, response);
                 return;
@@ -81,10 +83,10 @@ class IdempotencyFilter extends OncePerRequestFilter {
             completed = true;
         } finally {
             if (completed && recorded.getStatus() < 500) {
-                records.complete(caller.organizationId(), key, recorded.getStatus(), headers(recorded),
+                records.complete(owner, key, recorded.getStatus(), headers(recorded),
                         recorded.getContentAsByteArray());
             } else {
-                records.release(caller.organizationId(), key);
+                records.release(owner, key);
             }
             recorded.copyBodyToResponse();
         }
@@ -93,11 +95,11 @@ class IdempotencyFilter extends OncePerRequestFilter {
     private void replay(IdempotencyRecords.StoredResponse stored, String fingerprint, String key,
                         HttpServletResponse response) throws IOException {
         if (!stored.fingerprint().equals(fingerprint)) {
-            throw ApiException.unprocessable("idempotency-key-reused", HEADER, "Key " + key
+            throw ApiException.of(ProblemType.IDEMPOTENCY_KEY_REUSED, HEADER, "Key " + key
                     + " was already used for a different request; use a new key for a new request.");
         }
         if (stored.status() == null) {
-            throw ApiException.conflict("idempotency-key-in-flight",
+            throw ApiException.of(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS,
                     "The first request with key " + key + " is still being processed; retry shortly.");
         }
         response.setStatus(stored.status());

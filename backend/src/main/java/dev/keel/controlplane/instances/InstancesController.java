@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.operations.Operation;
+import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
 
@@ -61,6 +62,9 @@ class InstancesController {
                             @RequestParam(required = false) String name,
                             @RequestParam(required = false) Integer limit,
                             @RequestParam(required = false) String cursor) {
+        if (name != null && (name.isEmpty() || name.length() > SpecRules.MAX_NAME_LENGTH)) {
+            throw ApiException.validation("name", "must be 1 to " + SpecRules.MAX_NAME_LENGTH + " characters");
+        }
         Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
         Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported =
                 brokers.of(page.items().stream().map(Instance::id).toList());
