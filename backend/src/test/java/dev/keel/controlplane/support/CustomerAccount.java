@@ -58,6 +58,12 @@ public final class CustomerAccount {
         }
     }
 
+    /** A subnet in a VPC of its own (not the account's instance VPC); returns its id. */
+    public String subnetInAnotherVpc(String zone) {
+        String otherVpc = ec2.createVpc(b -> b.cidrBlock("10.43.0.0/16")).vpc().vpcId();
+        return ec2.createSubnet(b -> b.vpcId(otherVpc).cidrBlock("10.43.0.0/24").availabilityZone(zone)).subnet().subnetId();
+    }
+
     /** Deploys the onboarding template through CloudFormation and returns the role ARN it outputs. */
     public String onboard(String template) {
         String stackName = "keel-onboarding-" + UUID.randomUUID().toString().substring(0, 8);
