@@ -29,6 +29,7 @@ class CallerFilter extends OncePerRequestFilter {
 
     static final String ORGANIZATION_HEADER = "X-Organization";
     static final String MEMBERSHIPS_CLAIM = "org_memberships";
+    private static final Pattern SLUG = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
     private static final Pattern READ_ONLY_POSTS = Pattern.compile("/api/v1/(estimates|instances(/[^/]+)?/plan)");
 
     private final Organizations organizations;
@@ -68,7 +69,11 @@ class CallerFilter extends OncePerRequestFilter {
         if (memberships.isEmpty()) {
             throw ApiException.of(ProblemType.NOT_A_MEMBER, "The token carries no organization membership (claim " + MEMBERSHIPS_CLAIM + ").");
         }
-        Membership chosen = requestedSlug == null || requestedSlug.isBlank()
+        if (requestedSlug != null && !SLUG.matcher(requestedSlug).matches()) {
+            throw ApiException.validation(ORGANIZATION_HEADER, "must be an organization slug such as acme, "
+                    + "3 to 64 lowercase letters, digits and hyphens; leave the header out for your first organization");
+        }
+        Membership chosen = requestedSlug == null
                 ? memberships.getFirst()
                 : memberships.stream().filter(m -> m.slug().equals(requestedSlug)).findFirst()
                         .orElseThrow(() -> ApiException.of(ProblemType.NOT_A_MEMBER, "You are not a member of organization '" + requestedSlug

@@ -46,6 +46,15 @@ class IdentityApiTest extends ApiTest {
     }
 
     @Test
+    void anOrganizationHeaderThatIsNoSlugIsRefused() {
+        for (String slug : new String[]{"", "Acme", "a"}) {
+            ApiClient.Response response = api(VIEWER).header("X-Organization", slug).get("/sizing/catalog");
+            assertThat(response.status()).as("X-Organization '" + slug + "': " + response).isEqualTo(400);
+            assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("X-Organization");
+        }
+    }
+
+    @Test
     void aTamperedTokenIsRejected() {
         String[] parts = Tokens.of(VIEWER).split("\\.");
         String claims = new String(Base64.getUrlDecoder().decode(parts[1])).replace("acme:viewer", "acme:admin");
