@@ -18,9 +18,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.RequestPath;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.util.ContentCachingResponseWrapper;
+import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.identity.Callers;
@@ -32,7 +36,9 @@ import dev.keel.controlplane.shared.ProblemWriter;
  * {@code Idempotency-Key} on POST, PATCH and DELETE, per caller within the organization: the first
  * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
- * Server errors are not stored, so a retry after one is processed afresh.
+ * Server errors are not stored, so a retry after one is processed afresh. A request no operation
+ * takes (an unknown path, a method or media type the path does not have) is left to the dispatcher's
+ * 404, 405 or 415: it has no effect to repeat, and its key is not spent.
  */
 class IdempotencyFilter extends OncePerRequestFilter {
 
@@ -43,16 +49,35 @@ class IdempotencyFilter extends OncePerRequestFilter {
 
     private final IdempotencyRecords records;
     private final ProblemWriter problems;
+    private final ObjectProvider<HandlerMapping> operations;
 
-    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems) {
+    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems, ObjectProvider<HandlerMapping> operations) {
         this.records = records;
         this.problems = problems;
+        this.operations = operations;
     }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         return !METHODS.contains(request.getMethod()) || request.getHeader(HEADER) == null
-                || Callers.of(request).isEmpty();
+                || Callers.of(request).isEmpty() || !reachesAnOperation(request);
+    }
+
+    private boolean reachesAnOperation(HttpServletRequest request) {
+        RequestPath parsed = ServletRequestPathUtils.hasParsedRequestPath(request)
+                ? ServletRequestPathUtils.getParsedRequestPath(request) : null;
+        try {
+            ServletRequestPathUtils.parseAndCache(request);
+            return operations.getObject().getHandler(request) != null;
+        } catch (Exception refusedByTheDispatcher) {
+            return false;
+        } finally {
+            if (parsed == null) {
+                ServletRequestPathUtils.clearParsedRequestPath(request);
+            } else {
+                request.setAttribute(ServletRequestPathUtils.PATH_ATTRIBUTE, parsed);
+            }
+        }
     }
 
     @Override
@@ -64,7 +89,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
         byte[] body = request.getInputStream().readAllBytes();
         String fingerprint = fingerprint(request, body);
         try {
-            if (key.isBlank() || key.length() > 255) {
+            if (key.isBlank() || key.codePointCount(0, key.length()) > 255) {
                 throw ApiException.validation(HEADER, "must be 1 to 255 characters");
             }
             var stored = records.claim(owner, key, request.getMethod(), request.getRequestURI(), fingerprint);

@@ -5,11 +5,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.servlet.HandlerMapping;
 
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -42,8 +45,9 @@ class IdempotencyRecords {
     }
 
     @Bean
-    FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(ProblemWriter problems) {
-        return new FilterRegistrationBean<>(new IdempotencyFilter(this, problems));
+    FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(ProblemWriter problems,
+            @Qualifier("requestMappingHandlerMapping") ObjectProvider<HandlerMapping> operations) {
+        return new FilterRegistrationBean<>(new IdempotencyFilter(this, problems, operations));
     }
 
     @Bean

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -35,6 +36,9 @@ import dev.keel.controlplane.shared.Page;
  */
 @Service
 public class Instances {
+
+    /** What {@code If-Match} may hold: any version, or one spec version as its ETag carries it. */
+    private static final Pattern ENTITY_TAG = Pattern.compile("\\*|\"[0-9]{1,10}\"");
 
     private final InstanceRepository repository;
     private final SizingCatalogs catalogs;
@@ -132,7 +136,7 @@ public class Instances {
         if (instance.state() == InstanceState.DELETED) {
             throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is deleted; there is nothing to plan.");
         }
-        if (update == null || update.isEmpty()) {
+        if (update == null) {
             return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
         InstanceSpec proposed = proposed(instance, update);
@@ -223,16 +227,20 @@ public class Instances {
         return operation;
     }
 
-    /** The instance's spec with a capacity change applied, refused when the change is not possible in place. */
+    /**
+     * The instance's spec with a capacity change applied, refused when the change is not possible in
+     * place. An update never carries {@code wal} or {@code network}, not even unchanged: they are what
+     * the instance is, so one rule holds for every value.
+     */
     private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
         InstanceSpec spec = instance.spec();
-        if (update.wal() != null && update.wal().type() != spec.wal().type()) {
-            throw ApiException.replacementRequired("wal.type", "Changing the WAL type from " + spec.wal().type() + " to "
-                    + update.wal().type() + " needs a new instance: create one with the new WAL type and move clients to it.");
+        if (update.wal() != null) {
+            throw ApiException.replacementRequired("wal.type", "The WAL type (" + spec.wal().type() + ") cannot change in "
+                    + "place: leave wal out of the update, or create a new instance with another WAL type and move clients to it.");
         }
-        if (update.network() != null && !update.network().equals(spec.network())) {
-            throw ApiException.replacementRequired("network", "Changing the VPC, subnets or number of zones needs a new "
-                    + "instance: create one in the new network and move clients to it.");
+        if (update.network() != null) {
+            throw ApiException.replacementRequired("network", "The VPC, subnets and number of zones cannot change in place: "
+                    + "leave network out of the update, or create a new instance in the new network and move clients to it.");
         }
         int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
         FsxSpec fsx = merge(spec.fsx(), update.fsx());
@@ -305,6 +313,9 @@ public class Instances {
     }
 
     private static void requireCurrent(Instance instance, String ifMatch) {
+        if (!ENTITY_TAG.matcher(ifMatch.trim()).matches()) {
+            throw ApiException.validation("If-Match", "must be * or an ETag this API sent, a quoted spec version such as \"3\"");
+        }
         if (!ifMatch.trim().equals("*") && !ifMatch.trim().equals(instance.etag())) {
             throw ApiException.of(ProblemType.PRECONDITION_FAILED, "Instance " + instance.name() + " is at spec version "
                     + instance.specVersion() + " (ETag " + instance.etag() + ") but If-Match was " + ifMatch

@@ -17,6 +17,8 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.stereotype.Component;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import tools.jackson.core.JacksonException;
@@ -29,9 +31,12 @@ import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads JSON request bodies so that one answer names every mistake it can: all unknown properties,
- * wherever they are (Jackson stops at the first, and for records only after the rest is read),
- * together with the first value of the wrong type. Values are never coerced ({@link StrictJson}).
+ * Reads JSON request bodies so that one answer names every mistake it can: all unknown properties
+ * and all nulls, wherever they are (Jackson stops at the first unknown property, and for records
+ * only after the rest is read, and reads a null as if the property were absent), together with the
+ * first value of the wrong type. Values are never coerced ({@link StrictJson}); a property takes
+ * null only where its record component is {@code @Nullable} (no property of the API's requests is),
+ * and a body is never null.
  */
 @Component
 class JsonBodies extends JacksonJsonHttpMessageConverter {
@@ -47,12 +52,15 @@ class JsonBodies extends JacksonJsonHttpMessageConverter {
     public Object read(ResolvableType type, HttpInputMessage input, Map<String, Object> hints) throws IOException {
         byte[] body = input.getBody().readAllBytes();
         List<FieldError> errors = new ArrayList<>();
-        unknownProperties(body, type).forEach(field -> errors.add(new FieldError(field, "is not a known property")));
+        errors.addAll(unreadableProperties(body, type));
         Object value = null;
         try {
             value = super.read(type, new Buffered(body, input.getHeaders()), hints);
         } catch (HttpMessageNotReadableException e) {
             errors.add(describe(e.getMostSpecificCause()));
+        }
+        if (value == null && errors.isEmpty()) {
+            errors.add(new FieldError("body", "must be a JSON object, not null"));
         }
         if (!errors.isEmpty()) {
             throw ApiException.validation(errors);
@@ -60,26 +68,26 @@ class JsonBodies extends JacksonJsonHttpMessageConverter {
         return value;
     }
 
-    /** Unknown properties are found on the document itself (see {@link #unknownProperties}), not while binding. */
+    /** Unknown properties are found on the document itself (see {@link #unreadableProperties}), not while binding. */
     @Override
     protected ObjectReader customizeReader(ObjectReader reader, JavaType javaType) {
         return reader.without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
-    private List<String> unknownProperties(byte[] body, ResolvableType type) {
-        List<String> found = new ArrayList<>();
+    private List<FieldError> unreadableProperties(byte[] body, ResolvableType type) {
+        List<FieldError> found = new ArrayList<>();
         JsonNode document;
         try {
             document = mapper.readTree(body);
         } catch (JacksonException notJson) {
             return found;
         }
-        collectUnknown(document, type, "", found);
+        collectUnreadable(document, type, "", found);
         return found;
     }
 
-    /** Walks the document along the record types it binds to, noting every property no record component takes. */
-    private static void collectUnknown(JsonNode node, ResolvableType type, String path, List<String> found) {
+    /** Walks the document along the record types it binds to, noting every property no record component takes or that is null. */
+    private static void collectUnreadable(JsonNode node, ResolvableType type, String path, List<FieldError> found) {
         Class<?> raw = type.resolve();
         if (raw == null || node == null) {
             return;
@@ -89,18 +97,20 @@ class JsonBodies extends JacksonJsonHttpMessageConverter {
                 RecordComponent component = component(raw, name);
                 String child = path.isEmpty() ? name : path + "." + name;
                 if (component == null) {
-                    found.add(child);
+                    found.add(new FieldError(child, "is not a known property"));
+                } else if (node.get(name).isNull() && !component.getAnnotatedType().isAnnotationPresent(Nullable.class)) {
+                    found.add(new FieldError(child, "must not be null: leave the property out instead"));
                 } else {
-                    collectUnknown(node.get(name), ResolvableType.forMethodReturnType(component.getAccessor()), child, found);
+                    collectUnreadable(node.get(name), ResolvableType.forMethodReturnType(component.getAccessor()), child, found);
                 }
             }
         } else if (Collection.class.isAssignableFrom(raw) && node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                collectUnknown(node.get(i), type.asCollection().getGeneric(0), path + "[" + i + "]", found);
+                collectUnreadable(node.get(i), type.asCollection().getGeneric(0), path + "[" + i + "]", found);
             }
         } else if (Map.class.isAssignableFrom(raw) && node.isObject()) {
             for (String name : node.propertyNames()) {
-                collectUnknown(node.get(name), type.asMap().getGeneric(1), path + "." + name, found);
+                collectUnreadable(node.get(name), type.asMap().getGeneric(1), path + "." + name, found);
             }
         }
     }

@@ -22,7 +22,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Refuses a query string that cannot be decoded (a bad percent escape, bytes that are not UTF-8, a
  * parameter without a name) with a 400 naming the parameter, before anything reads parameters: the
- * container would otherwise fail on first use, deep inside a handler, as if it were our error.
+ * container would otherwise fail on first use, deep inside a handler, as if it were our error. A
+ * parameter without a value is refused too: no parameter of the API has a meaning for the empty
+ * string, and binding would otherwise read {@code ?to=} as if {@code to} had not been sent.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
@@ -73,8 +75,12 @@ class QueryStrings extends OncePerRequestFilter {
             if (name.isEmpty()) {
                 return new FieldError("query", "has a parameter without a name ('" + pair + "')");
             }
-            if (equals >= 0 && decode(pair.substring(equals + 1)) == null) {
+            String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+            if (value == null) {
                 return new FieldError(name, "is not valid percent-encoded UTF-8");
+            }
+            if (value.isEmpty()) {
+                return new FieldError(name, "has no value; give one or leave the parameter out");
             }
         }
         return null;

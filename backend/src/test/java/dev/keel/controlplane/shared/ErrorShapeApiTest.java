@@ -51,6 +51,37 @@ class ErrorShapeApiTest extends ApiTest {
         assertThat(response.header("Allow")).as("Allow").contains("GET").contains("POST");
     }
 
+    @Test
+    void aLiteralPathIsNeverTakenForAnId() {
+        RawHttp.Response patchPlan = send("PATCH", "/api/v1/instances/plan");
+        problem(patchPlan, 405, "method-not-allowed");
+        assertThat(patchPlan.header("Allow")).as("Allow").isEqualTo("POST");
+        RawHttp.Response deleteTemplate = send("DELETE", "/api/v1/cloud-accounts/onboarding-template");
+        problem(deleteTemplate, 405, "method-not-allowed");
+        assertThat(deleteTemplate.header("Allow")).as("Allow").doesNotContain("DELETE");
+        problem(send("GET", "/api/v1/instances/plan-b"), 404, "not-found");
+    }
+
+    @Test
+    void aMethodThePathDoesNotHaveIs405EvenWithAKeyAlreadyUsed() {
+        Map<String, String> headers = authorized();
+        headers.put("Idempotency-Key", "reused-" + unique("key"));
+        headers.put("Content-Type", "application/json");
+        byte[] estimate = "{\"region\":\"us-east-1\",\"zones\":1,\"wal\":{\"type\":\"S3\"},\"aku\":3}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(RawHttp.send(port, "POST", "/api/v1/estimates", headers, estimate).status()).isEqualTo(200);
+        problem(RawHttp.send(port, "PATCH", "/api/v1/estimates", headers, estimate), 405, "method-not-allowed");
+    }
+
+    @Test
+    void aMultipartContentTypeIsAMediaTypeLikeAnyOther() {
+        Map<String, String> multipart = authorized();
+        multipart.put("Content-Type", "multipart/form-data");
+        assertThat(RawHttp.send(port, "GET", "/api/v1/organizations/me", multipart, null).status()).isEqualTo(200);
+        problem(RawHttp.send(port, "POST", "/api/v1/estimates", multipart, "{}".getBytes(StandardCharsets.UTF_8)), 415,
+                "unsupported-media-type");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/instances/..%2f", "/api/v1/instances/%00", "/api/v1/instances;x=y",
             "/api/v1//instances", "/api/v1/instances/%2e%2e/cloud-accounts"})

@@ -1,5 +1,7 @@
 package dev.keel.controlplane.shared;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,36 @@ class StrictInputApiTest extends ApiTest {
     }
 
     @Test
+    void aWholeNumberIsAnIntegerHoweverItIsWritten() {
+        ApiClient api = api(VIEWER);
+        for (String aku : List.of("3.0", "3e0", "0.3e1")) {
+            ApiClient.Response estimate = api.post("/estimates", ESTIMATE.formatted(aku, ""));
+            assertThat(estimate.status()).as(aku + ": " + estimate).isEqualTo(200);
+        }
+        assertRefused(api.post("/estimates", ESTIMATE.formatted("3.0000001", "")), "aku");
+    }
+
+    @Test
+    void aNullIsRefusedNotTakenForAMissingValue() {
+        ApiClient api = api(EDITOR);
+        assertRefused(api.post("/estimates", "null"), "body");
+        String id = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3))
+                .get("id").asString();
+        assertRefused(api.post("/instances/" + id + "/plan", "null"), "body");
+        assertRefused(api.post("/instances/" + id + "/plan", "{\"aku\":9,\"fsx\":null}"), "fsx");
+        assertRefused(api.post("/estimates", ESTIMATE.formatted("3", ",\"workload\":null")), "workload");
+    }
+
+    @Test
+    void anEmptyChangeIsRefusedNotPlannedAsARepair() {
+        ApiClient api = api(EDITOR);
+        String plan = "/instances/" + createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3))
+                .get("id").asString() + "/plan";
+        assertRefused(api.post(plan, "{}"), "body");
+        assertThat(api.post(plan, null).json().get("kind").asString()).isEqualTo("REPAIR");
+    }
+
+    @Test
     void aPatchRefusesAFractionalAku() {
         ApiClient api = api(EDITOR);
         JsonNode instance = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3));
@@ -67,9 +99,20 @@ class StrictInputApiTest extends ApiTest {
             assertRefused(api.get("/instances/" + id + "/cost-estimate?writeMiBps=" + write), "writeMiBps");
         }
         assertThat(api.get("/instances/" + id + "/cost-estimate?writeMiBps=1.5e2").status()).isEqualTo(200);
-        for (String limit : List.of("3.9", "04", "0x10", "%2B4")) {
+        for (String limit : List.of("3.9", "04", "0x10", "%2B4", "1e10")) {
             assertRefused(api.get("/instances?limit=" + limit), "limit");
         }
+        assertThat(api.get("/instances?limit=5.0").status()).isEqualTo(200);
+    }
+
+    @Test
+    void queryInstantsAreRfc3339DateTimes() {
+        ApiClient api = api(VIEWER);
+        for (String to : List.of("0", "1795548016000", "Tue,%2024%20Nov%202026%2010:00:00%20GMT", "2026-11-24T10:00Z",
+                "2026-02-30T10:00:00Z")) {
+            assertRefused(api.get("/billing/usage?to=" + to), "to");
+        }
+        assertThat(api.get("/billing/usage?to=2026-11-24T10:00:00.5%2B01:00").status()).isEqualTo(200);
     }
 
     @Test
@@ -90,8 +133,19 @@ class StrictInputApiTest extends ApiTest {
         ApiClient api = api(VIEWER);
         assertRefused(api.get("/instances?name="), "name");
         assertRefused(api.get("/instances?name=" + "a".repeat(65)), "name");
+        String longest = URLEncoder.encode("\uD835\uDD7F".repeat(64), StandardCharsets.UTF_8);
+        assertThat(api.get("/instances?name=" + longest).status()).as("64 characters, 128 UTF-16 units").isEqualTo(200);
         assertRefused(api.get("/audit-events?resourceType=Instance"), "resourceType");
         assertRefused(api.get("/audit-events?resourceId=not-a-uuid"), "resourceId");
+    }
+
+    @Test
+    void aQueryParameterWithoutAValueIsRefusedNotIgnored() {
+        ApiClient api = api(VIEWER);
+        assertRefused(api.get("/billing/usage?to="), "to");
+        assertRefused(api.get("/instances?state"), "state");
+        assertRefused(api.get("/audit-events?limit=5&resourceId="), "resourceId");
+        assertRefused(api.get("/cloud-accounts?cursor="), "cursor");
     }
 
     @Test
