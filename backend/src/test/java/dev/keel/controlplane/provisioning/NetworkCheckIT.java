@@ -13,13 +13,16 @@ import dev.keel.controlplane.support.BackendProcess;
 import dev.keel.controlplane.support.CustomerAccount;
 import dev.keel.controlplane.support.Fixtures;
 import dev.keel.controlplane.support.OnboardedAccount;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The customer's network is read through the account's role before anything is created: a VPC or
  * subnet that does not exist, a subnet of another VPC or in another zone than declared is refused
- * on create and on plan, naming the field, and nothing is created. Against LocalStack.
+ * on create and on plan, naming the field, and nothing is created. An update cannot change the
+ * network, so it reads the instance's own network again: a subnet gone since the create refuses the
+ * update and its plan (the scale would launch brokers there) and nothing is recorded. Against LocalStack.
  */
 class NetworkCheckIT {
 
@@ -66,6 +69,37 @@ class NetworkCheckIT {
         Map<String, Object> body = account.instanceBody("S3", 3, 3, null);
         body.put("network", Map.of("vpcId", "vpc-0fedcba9876543210", "subnets", subnets(-1, null, null)));
         assertRefused(body, "network.vpcId", "does not exist");
+    }
+
+    @Test
+    void anUpdateIsRefusedWhenTheInstancesSubnetIsGone() {
+        String subnet = account.customer.extraSubnet(zone(0));
+        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
+        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
+                List.of(Map.of("availabilityZone", zone(0), "subnetId", subnet))));
+        JsonNode created = api.post("/instances", body).json();
+        String path = "/instances/" + created.get("instanceId").asString();
+        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
+
+        account.customer.deleteSubnet(subnet);
+
+        for (ApiClient.Response refused : List.of(api.post(path + "/plan", Map.of("aku", 6)),
+                api.header("If-Match", "\"1\"").patch(path, Map.of("aku", 6)))) {
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("errors")).as(refused.toString()).anySatisfy(error -> {
+                assertThat(error.get("field").asString()).isEqualTo("network.subnets[0].subnetId");
+                assertThat(error.get("message").asString()).contains(subnet).contains("does not exist");
+            });
+        }
+        JsonNode instance = api.get(path).json();
+        assertThat(instance.get("specVersion").asInt()).as("nothing recorded").isEqualTo(1);
+        assertThat(instance.get("spec").get("aku").asInt()).isEqualTo(3);
+        assertThat(api.get(path + "/operations").json().get("items")).extracting(op -> op.get("type").asString())
+                .containsExactly("CREATE");
+
+        String deletion = api.delete(path).json().get("id").asString();
+        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).as("a delete needs no network")
+                .isEqualTo("SUCCEEDED");
     }
 
     @Test
