@@ -97,14 +97,14 @@ main() {
   local backend_port
   backend_port=$(free_port)
   log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
-  SERVER_PORT=$backend_port KEEL_PROVISIONING_DRIVER=aws KEEL_AWS_POLL_INTERVAL=500ms \
+  SERVER_PORT=$backend_port KEEL_MANAGEMENT_PORT=0 KEEL_PROVISIONING_DRIVER=aws KEEL_AWS_POLL_INTERVAL=500ms \
     spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
   log "starting the local runner (plays EC2 with stand-in brokers)"
   spawn local-runner "$REPO_ROOT/broker-image/local-runner/run.sh" "$KEEL_AWS_ENDPOINT" "$RUN_DIR/local-runner"
   log "serving the console on :$CONSOLE_PORT"
   (cd "$REPO_ROOT/console" && KEEL_API_TARGET=http://localhost:$backend_port KEEL_KEYCLOAK_URL=$KEEL_KEYCLOAK_URL \
     spawn console node node_modules/vite/bin/vite.js preview --port "$CONSOLE_PORT" --strictPort)
-  wait_http backend "http://localhost:$backend_port/actuator/health/readiness"
+  wait_http backend "http://localhost:$backend_port/readyz"
   wait_http console "http://localhost:$CONSOLE_PORT/config.json"
   log "onboarding the customer's role and network into LocalStack"
   KEEL_API_URL=http://localhost:$backend_port/api/v1 "$REPO_ROOT/scripts/demo-account" "$TEST_ENV" --no-register \

@@ -12,7 +12,8 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldError[];
   readonly requestId: string | undefined;
 
-  constructor(problem: Problem) {
+  /** `type` is one of the contract's, or `about:blank` (RFC 9457) for a failure that brought no problem document. */
+  constructor(problem: Omit<Problem, 'type'> & { type?: string }) {
     super(problem.detail ?? problem.title);
     this.name = 'ApiError';
     this.status = problem.status;

@@ -24,9 +24,11 @@ import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.FieldError;
 import dev.keel.controlplane.shared.Page;
+import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
@@ -39,7 +41,10 @@ public class CloudAccounts {
 
     private static final Pattern NAME = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
     private static final Pattern ACCOUNT_ID = Pattern.compile("^[0-9]{12}$");
-    private static final Pattern ROLE_ARN = Pattern.compile("^arn:aws[a-z-]*:iam::([0-9]{12}):role/.+$");
+    /** An IAM role ARN in a partition Keel can work in: a path of printable characters, a name of IAM's characters. */
+    private static final Pattern ROLE_ARN =
+            Pattern.compile("^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/([!-~]*/)?[A-Za-z0-9+=,.@_-]{1,64}$");
+    private static final int ROLE_ARN_MAX_LENGTH = 2048;
 
     private final JdbcClient jdbc;
     private final SizingCatalogs catalogs;
@@ -100,8 +105,8 @@ public class CloudAccounts {
         } catch (DuplicateKeyException e) {
             boolean nameTaken = e.getMessage() != null && e.getMessage().contains("cloud_accounts_name_per_org");
             throw nameTaken
-                    ? ApiException.conflict("name-taken", "name", "A cloud account named " + registration.name() + " already exists.")
-                    : ApiException.conflict("role-registered", "roleArn", "Role " + registration.roleArn() + " is already registered.");
+                    ? ApiException.of(ProblemType.NAME_TAKEN, "name", "A cloud account named " + registration.name() + " already exists.")
+                    : ApiException.of(ProblemType.ROLE_ARN_TAKEN, "roleArn", "Role " + registration.roleArn() + " is already registered.");
         }
         CloudAccount account = get(caller.organizationId(), id);
         audit.record(caller, "cloud-account.register", "cloud-account", id, null, account);
@@ -147,18 +152,26 @@ public class CloudAccounts {
                     + account.regions());
         }
         if (account.status() != CloudAccount.Status.VERIFIED) {
-            throw ApiException.conflict("cloud-account-not-verified", "Cloud account " + account.name() + " is "
+            throw ApiException.of(ProblemType.CLOUD_ACCOUNT_NOT_VERIFIED, "Cloud account " + account.name() + " is "
                     + account.status() + "; verify its role (POST /cloud-accounts/" + id + "/verify) first.");
         }
+        return new AccountNetworks(region, networks(account, region));
+    }
+
+    /**
+     * The VPCs and subnets of a verified account in {@code region}, read now through its role; 503 when
+     * AWS does not answer, 409 when it refuses.
+     */
+    public List<AccountNetwork> networks(CloudAccount account, String region) {
         try {
-            return new AccountNetworks(region, driver.networks(new ProvisioningTarget.Account(account.awsAccountId(),
-                    account.roleArn(), account.externalId()), region));
+            return driver.networks(new ProvisioningTarget.Account(account.awsAccountId(), account.roleArn(),
+                    account.externalId()), region);
         } catch (ProvisioningException e) {
             if (e.retryable()) {
-                throw ApiException.unavailable("cloud-unavailable", "AWS did not answer for account " + account.name()
+                throw ApiException.of(ProblemType.CLOUD_UNAVAILABLE, "AWS did not answer for account " + account.name()
                         + " (" + e.getMessage() + "); try again in a moment.");
             }
-            throw ApiException.conflict("cloud-refused", e.getMessage());
+            throw ApiException.of(ProblemType.CLOUD_REFUSED, e.getMessage());
         }
     }
 
@@ -167,7 +180,7 @@ public class CloudAccounts {
         CloudAccount account = get(caller.organizationId(), id);
         long users = usages.stream().mapToLong(u -> u.liveInstancesUsing(caller.organizationId(), id)).sum();
         if (users > 0) {
-            throw ApiException.conflict("cloud-account-in-use", "Cloud account " + account.name() + " still hosts " + users
+            throw ApiException.of(ProblemType.CLOUD_ACCOUNT_IN_USE, "Cloud account " + account.name() + " still hosts " + users
                     + " instance(s); delete them first.");
         }
         jdbc.sql("UPDATE cloud_accounts SET deleted_at = now() WHERE id = ?").param(id).update();
@@ -183,10 +196,13 @@ public class CloudAccounts {
             errors.add(new FieldError("awsAccountId", "must be the 12-digit AWS account id"));
         }
         Matcher arn = registration.roleArn() == null ? null : ROLE_ARN.matcher(registration.roleArn());
-        if (arn == null || !arn.matches()) {
-            errors.add(new FieldError("roleArn", "must be an IAM role ARN such as arn:aws:iam::123456789012:role/KeelControlPlane"));
-        } else if (registration.awsAccountId() != null && !arn.group(1).equals(registration.awsAccountId())) {
-            errors.add(new FieldError("roleArn", "belongs to account " + arn.group(1) + ", not " + registration.awsAccountId()));
+        if (registration.roleArn() != null && registration.roleArn().length() > ROLE_ARN_MAX_LENGTH) {
+            errors.add(new FieldError("roleArn", "must be at most " + ROLE_ARN_MAX_LENGTH + " characters"));
+        } else if (arn == null || !arn.matches()) {
+            errors.add(new FieldError("roleArn", "must be an IAM role ARN in the aws, aws-cn or aws-us-gov partition, "
+                    + "such as arn:aws:iam::123456789012:role/KeelControlPlane"));
+        } else if (registration.awsAccountId() != null && !arn.group(2).equals(registration.awsAccountId())) {
+            errors.add(new FieldError("roleArn", "belongs to account " + arn.group(2) + ", not " + registration.awsAccountId()));
         }
         List<String> regions = registration.regions() == null ? List.of() : registration.regions();
         List<String> supported = catalogs.current().regions();

@@ -18,6 +18,7 @@ import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.identity.Organizations;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
+import dev.keel.controlplane.shared.PathIds;
 
 @RestController
 @RequestMapping("/api/v1/cloud-accounts")
@@ -54,23 +55,23 @@ class CloudAccountsController {
         return accounts.list(caller.organizationId(), Cursor.decode(cursor), Cursor.limit(limit));
     }
 
-    @GetMapping("/{cloudAccountId}")
+    @GetMapping("/{cloudAccountId:" + PathIds.UUID + "}")
     CloudAccount get(Caller caller, @PathVariable UUID cloudAccountId) {
         return accounts.get(caller.organizationId(), cloudAccountId);
     }
 
     /** Checks the role again, typically after the customer changed its policy. */
-    @PostMapping("/{cloudAccountId}/verify")
+    @PostMapping("/{cloudAccountId:" + PathIds.UUID + "}/verify")
     CloudAccount verify(Caller caller, @PathVariable UUID cloudAccountId) {
         return accounts.verify(caller, cloudAccountId);
     }
 
-    @GetMapping("/{cloudAccountId}/networks")
+    @GetMapping("/{cloudAccountId:" + PathIds.UUID + "}/networks")
     AccountNetworks networks(Caller caller, @PathVariable UUID cloudAccountId, @RequestParam(required = false) String region) {
         return accounts.networks(caller, cloudAccountId, region);
     }
 
-    @DeleteMapping("/{cloudAccountId}")
+    @DeleteMapping("/{cloudAccountId:" + PathIds.UUID + "}")
     ResponseEntity<Void> delete(Caller caller, @PathVariable UUID cloudAccountId) {
         accounts.delete(caller, cloudAccountId);
         return ResponseEntity.noContent().build();

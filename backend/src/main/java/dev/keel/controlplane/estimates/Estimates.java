@@ -16,7 +16,6 @@ import dev.keel.controlplane.shared.ApiException;
 class Estimates {
 
     private static final int DEFAULT_RETENTION_HOURS = 72;
-    private static final int MAX_RETENTION_HOURS = 8760;
 
     private final SizingCatalogs catalogs;
 
@@ -32,36 +31,40 @@ class Estimates {
                 .capacity("zones", zones, request.wal(), request.aku(), request.fsx())
                 .orThrow();
         return estimate(catalog, request.region(), zones, request.wal().type(), request.aku(), request.fsx(),
-                request.workload());
+                request.workload(), "workload.");
     }
 
+    /** The workload comes from query parameters, so errors name them bare. */
     CostEstimate forInstance(Instance instance, SizingCatalog catalog, Workload workload) {
         return estimate(catalog, instance.region(), instance.spec().network().zones(), instance.spec().wal().type(),
-                instance.spec().aku(), instance.spec().fsx(), workload);
+                instance.spec().aku(), instance.spec().fsx(), workload, "");
     }
 
-    private CostEstimate estimate(SizingCatalog catalog, String region, int zones,
-                                  WalType wal, int aku, FsxSpec fsx, Workload requested) {
+    private CostEstimate estimate(SizingCatalog catalog, String region, int zones, WalType wal, int aku, FsxSpec fsx,
+                                  Workload requested, String fieldPrefix) {
         SizingCatalog.RegionPrices prices = catalog.prices().regions().get(region);
         if (prices == null) {
             throw ApiException.validation("region", "catalog v" + catalog.version() + " has no prices for " + region
                     + " yet; estimates are available for " + catalog.prices().regions().keySet());
         }
-        Workload workload = withDefaults(catalog, catalog.capacityOf(aku), requested);
+        Workload workload = withDefaults(catalog, catalog.capacityOf(aku), requested, fieldPrefix);
         return new CostEstimator(catalog, prices).estimate(region, zones, wal, aku,
                 fsx == null ? null : fsx.throughputMBps(), fsx == null ? null : fsx.count(), workload);
     }
 
-    private static Workload withDefaults(SizingCatalog catalog, SizingCatalog.Capacity capacity, Workload requested) {
+    private static Workload withDefaults(SizingCatalog catalog, SizingCatalog.Capacity capacity, Workload requested,
+                                         String fieldPrefix) {
         Workload given = requested == null ? new Workload(null, null, null) : requested;
         Workload workload = new Workload(Objects.requireNonNullElse(given.writeMiBps(), capacity.writeMiBps()),
                 Objects.requireNonNullElse(given.readMiBps(), capacity.readMiBps()),
                 Objects.requireNonNullElse(given.retentionHours(), DEFAULT_RETENTION_HOURS));
         new SpecRules(catalog)
-                .check(workload.writeMiBps() > 0, "workload.writeMiBps", "must be greater than 0")
-                .check(workload.readMiBps() >= 0, "workload.readMiBps", "must be 0 or more")
-                .check(workload.retentionHours() >= 1 && workload.retentionHours() <= MAX_RETENTION_HOURS,
-                        "workload.retentionHours", "must be between 1 and " + MAX_RETENTION_HOURS)
+                .check(workload.writeMiBps() > 0 && workload.writeMiBps() <= Workload.MAX_MIBPS, fieldPrefix + "writeMiBps",
+                        "must be greater than 0 and at most " + (long) Workload.MAX_MIBPS)
+                .check(workload.readMiBps() >= 0 && workload.readMiBps() <= Workload.MAX_MIBPS, fieldPrefix + "readMiBps",
+                        "must be between 0 and " + (long) Workload.MAX_MIBPS)
+                .check(workload.retentionHours() >= 1 && workload.retentionHours() <= Workload.MAX_RETENTION_HOURS,
+                        fieldPrefix + "retentionHours", "must be between 1 and " + Workload.MAX_RETENTION_HOURS)
                 .orThrow();
         return workload;
     }

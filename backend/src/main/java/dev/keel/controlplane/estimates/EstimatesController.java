@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.Instances;
+import dev.keel.controlplane.shared.PathIds;
 
 @RestController
 class EstimatesController {
@@ -29,7 +30,7 @@ class EstimatesController {
         return estimates.forSpec(request);
     }
 
-    @GetMapping("/api/v1/instances/{instanceId}/cost-estimate")
+    @GetMapping("/api/v1/instances/{instanceId:" + PathIds.UUID + "}/cost-estimate")
     CostEstimate forInstance(Caller caller, @PathVariable UUID instanceId,
                              @RequestParam(required = false) Double writeMiBps,
                              @RequestParam(required = false) Double readMiBps,

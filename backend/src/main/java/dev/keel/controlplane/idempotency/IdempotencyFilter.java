@@ -18,20 +18,27 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.RequestPath;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.util.ContentCachingResponseWrapper;
+import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.identity.Callers;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
 /**
- * {@code Idempotency-Key} on POST, PATCH and DELETE: the first request with a key is processed and
- * its response stored; a replay with the same body gets that response again (marked
+ * {@code Idempotency-Key} on POST, PATCH and DELETE, per caller within the organization: the first
+ * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
- * Server errors are not stored, so a retry after one is processed afresh.
+ * Server errors are not stored, so a retry after one is processed afresh. A request no operation
+ * takes (an unknown path, a method or media type the path does not have) is left to the dispatcher's
+ * 404, 405 or 415: it has no effect to repeat, and its key is not spent.
  */
 class IdempotencyFilter extends OncePerRequestFilter {
 
@@ -42,30 +49,50 @@ class IdempotencyFilter extends OncePerRequestFilter {
 
     private final IdempotencyRecords records;
     private final ProblemWriter problems;
+    private final ObjectProvider<HandlerMapping> operations;
 
-    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems) {
+    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems, ObjectProvider<HandlerMapping> operations) {
         this.records = records;
         this.problems = problems;
+        this.operations = operations;
     }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         return !METHODS.contains(request.getMethod()) || request.getHeader(HEADER) == null
-                || Callers.of(request).isEmpty();
+                || Callers.of(request).isEmpty() || !reachesAnOperation(request);
+    }
+
+    private boolean reachesAnOperation(HttpServletRequest request) {
+        RequestPath parsed = ServletRequestPathUtils.hasParsedRequestPath(request)
+                ? ServletRequestPathUtils.getParsedRequestPath(request) : null;
+        try {
+            ServletRequestPathUtils.parseAndCache(request);
+            return operations.getObject().getHandler(request) != null;
+        } catch (Exception refusedByTheDispatcher) {
+            return false;
+        } finally {
+            if (parsed == null) {
+                ServletRequestPathUtils.clearParsedRequestPath(request);
+            } else {
+                request.setAttribute(ServletRequestPathUtils.PATH_ATTRIBUTE, parsed);
+            }
+        }
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Caller caller = Callers.of(request).orElseThrow();
+        IdempotencyRecords.Owner owner = new IdempotencyRecords.Owner(caller.organizationId(), caller.subject());
         String key = request.getHeader(HEADER);
         byte[] body = request.getInputStream().readAllBytes();
         String fingerprint = fingerprint(request, body);
         try {
-            if (key.isBlank() || key.length() > 255) {
+            if (key.isBlank() || key.codePointCount(0, key.length()) > 255) {
                 throw ApiException.validation(HEADER, "must be 1 to 255 characters");
             }
-            var stored = records.claim(caller.organizationId(), key, request.getMethod(), request.getRequestURI(), fingerprint);
+            var stored = records.claim(owner, key, request.getMethod(), request.getRequestURI(), fingerprint);
             if (stored.isPresent()) {
                 replay(stored.get(), fingerprint, key, response);
                 return;
@@ -81,10 +108,10 @@ class IdempotencyFilter extends OncePerRequestFilter {
             completed = true;
         } finally {
             if (completed && recorded.getStatus() < 500) {
-                records.complete(caller.organizationId(), key, recorded.getStatus(), headers(recorded),
+                records.complete(owner, key, recorded.getStatus(), headers(recorded),
                         recorded.getContentAsByteArray());
             } else {
-                records.release(caller.organizationId(), key);
+                records.release(owner, key);
             }
             recorded.copyBodyToResponse();
         }
@@ -93,11 +120,11 @@ class IdempotencyFilter extends OncePerRequestFilter {
     private void replay(IdempotencyRecords.StoredResponse stored, String fingerprint, String key,
                         HttpServletResponse response) throws IOException {
         if (!stored.fingerprint().equals(fingerprint)) {
-            throw ApiException.unprocessable("idempotency-key-reused", HEADER, "Key " + key
+            throw ApiException.of(ProblemType.IDEMPOTENCY_KEY_REUSED, HEADER, "Key " + key
                     + " was already used for a different request; use a new key for a new request.");
         }
         if (stored.status() == null) {
-            throw ApiException.conflict("idempotency-key-in-flight",
+            throw ApiException.of(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS,
                     "The first request with key " + key + " is still being processed; retry shortly.");
         }
         response.setStatus(stored.status());

@@ -17,6 +17,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
 /**
@@ -28,6 +29,7 @@ class CallerFilter extends OncePerRequestFilter {
 
     static final String ORGANIZATION_HEADER = "X-Organization";
     static final String MEMBERSHIPS_CLAIM = "org_memberships";
+    private static final Pattern SLUG = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
     private static final Pattern READ_ONLY_POSTS = Pattern.compile("/api/v1/(estimates|instances(/[^/]+)?/plan)");
 
     private final Organizations organizations;
@@ -51,7 +53,7 @@ class CallerFilter extends OncePerRequestFilter {
         try {
             Caller caller = resolve(jwt, request.getHeader(ORGANIZATION_HEADER));
             if (!caller.role().canChange() && changes(request)) {
-                throw ApiException.forbidden("Role " + caller.role().wireName() + " in organization "
+                throw ApiException.of(ProblemType.FORBIDDEN, "Role " + caller.role().wireName() + " in organization "
                         + caller.organizationSlug() + " can read but not change resources; ask an admin for the editor role.");
             }
             request.setAttribute(Caller.REQUEST_ATTRIBUTE, caller);
@@ -65,12 +67,16 @@ class CallerFilter extends OncePerRequestFilter {
     private Caller resolve(Jwt jwt, String requestedSlug) {
         List<Membership> memberships = Membership.fromClaim(jwt.getClaimAsStringList(MEMBERSHIPS_CLAIM));
         if (memberships.isEmpty()) {
-            throw ApiException.forbidden("The token carries no organization membership (claim " + MEMBERSHIPS_CLAIM + ").");
+            throw ApiException.of(ProblemType.NOT_A_MEMBER, "The token carries no organization membership (claim " + MEMBERSHIPS_CLAIM + ").");
         }
-        Membership chosen = requestedSlug == null || requestedSlug.isBlank()
+        if (requestedSlug != null && !SLUG.matcher(requestedSlug).matches()) {
+            throw ApiException.validation(ORGANIZATION_HEADER, "must be an organization slug such as acme, "
+                    + "3 to 64 lowercase letters, digits and hyphens; leave the header out for your first organization");
+        }
+        Membership chosen = requestedSlug == null
                 ? memberships.getFirst()
                 : memberships.stream().filter(m -> m.slug().equals(requestedSlug)).findFirst()
-                        .orElseThrow(() -> ApiException.forbidden("You are not a member of organization '" + requestedSlug
+                        .orElseThrow(() -> ApiException.of(ProblemType.NOT_A_MEMBER, "You are not a member of organization '" + requestedSlug
                                 + "'; your organizations: " + memberships.stream().map(Membership::slug).toList() + "."));
         Organization organization = organizations.ensure(chosen.slug());
         String username = Optional.ofNullable(jwt.getClaimAsString("preferred_username"))

@@ -6,10 +6,11 @@ import java.util.List;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -20,17 +21,28 @@ import org.springframework.security.oauth2.server.resource.web.authentication.Be
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
+import dev.keel.controlplane.shared.FieldError;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
-/** The API is an OAuth2 resource server; documentation and probes are open. */
+/**
+ * The API is an OAuth2 resource server; documentation and probes are open, anything else needs a
+ * token. Requests the firewall refuses (encoded slashes, {@code ;} parameters, {@code //}) get a
+ * problem document too; methods are left to the API, which answers 405 with {@code Allow}.
+ */
 @Configuration
 class SecurityConfig implements WebMvcConfigurer {
 
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfig.class);
+
     private static final String[] OPEN = {
-            "/actuator/health", "/actuator/health/**", "/actuator/info", "/actuator/prometheus",
+            "/livez", "/readyz", "/actuator/**",
             "/api/v1/openapi.json", "/api/v1/openapi.yaml", "/api/v1/docs", "/api/v1/docs/**", "/webjars/**",
     };
 
@@ -56,14 +68,30 @@ class SecurityConfig implements WebMvcConfigurer {
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(OPEN).permitAll()
-                        .requestMatchers("/api/**").authenticated()
-                        .anyRequest().permitAll())
+                        .anyRequest().authenticated())
                 .oauth2ResourceServer(oauth -> oauth.jwt(Customizer.withDefaults())
                         .authenticationEntryPoint(refusals)
                         .accessDeniedHandler(refusals))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(refusals).accessDeniedHandler(refusals))
                 .addFilterAfter(new CallerFilter(organizations, problems), BearerTokenAuthenticationFilter.class);
         return http.build();
+    }
+
+    @Bean
+    HttpFirewall firewall() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setUnsafeAllowAnyHttpMethod(true);
+        return firewall;
+    }
+
+    @Bean
+    RequestRejectedHandler requestRejected(ProblemWriter problems) {
+        return (request, response, e) -> {
+            log.warn("Refused {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+            problems.write(request, response, ProblemType.MALFORMED_REQUEST, e.getMessage(),
+                    List.of(new FieldError("path", "is not a path this API accepts: no encoded slashes, dot segments, "
+                            + "';' parameters, '//' or control characters")));
+        };
     }
 
     @Override
@@ -80,14 +108,14 @@ class SecurityConfig implements WebMvcConfigurer {
         public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
                 throws IOException {
             CHALLENGE.commence(request, response, e);
-            problems.write(request, response, HttpStatus.UNAUTHORIZED, "unauthenticated", "Authentication required",
+            problems.write(request, response, ProblemType.UNAUTHORIZED,
                     "Send a valid bearer token from the identity provider (" + e.getMessage() + ").", List.of());
         }
 
         @Override
         public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
                 throws IOException {
-            problems.write(request, response, HttpStatus.FORBIDDEN, "forbidden", "Not allowed", e.getMessage(), List.of());
+            problems.write(request, response, ProblemType.FORBIDDEN, e.getMessage(), List.of());
         }
     }
 }

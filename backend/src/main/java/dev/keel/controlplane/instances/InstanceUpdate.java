@@ -5,8 +5,4 @@ package dev.keel.controlplane.instances;
  * {@code network} are accepted only to be refused with a message that says what to do instead.
  */
 record InstanceUpdate(Integer aku, FsxSpec fsx, WalSpec wal, NetworkSpec network) {
-
-    boolean isEmpty() {
-        return aku == null && fsx == null && wal == null && network == null;
-    }
 }

@@ -6,10 +6,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.catalog.SizingCatalog;
@@ -24,6 +26,7 @@ import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
 
@@ -34,6 +37,9 @@ import dev.keel.controlplane.shared.Page;
 @Service
 public class Instances {
 
+    /** What {@code If-Match} may hold: any version, or one spec version as its ETag carries it. */
+    private static final Pattern ENTITY_TAG = Pattern.compile("\\*|\"[0-9]{1,10}\"");
+
     private final InstanceRepository repository;
     private final SizingCatalogs catalogs;
     private final CloudAccounts accounts;
@@ -41,9 +47,10 @@ public class Instances {
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
     private final AuditLog audit;
+    private final TransactionTemplate transactions;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
-              ProvisioningDriver driver, ProvisioningTargets targets, AuditLog audit) {
+              ProvisioningDriver driver, ProvisioningTargets targets, AuditLog audit, TransactionTemplate transactions) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -51,6 +58,7 @@ public class Instances {
         this.driver = driver;
         this.targets = targets;
         this.audit = audit;
+        this.transactions = transactions;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -87,24 +95,26 @@ public class Instances {
                 instance -> new Cursor(instance.createdAt(), instance.id()));
     }
 
-    @Transactional
+    /** Validates (reading the customer's network, outside any transaction), then records the instance and its operation. */
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
-        if (repository.nameTaken(caller.organizationId(), request.name())) {
-            throw nameTaken(request.name());
-        }
-        UUID id = UUID.randomUUID();
-        InstanceSpec spec = specOf(request, catalog);
-        try {
-            repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec);
-        } catch (DuplicateKeyException e) {
-            throw nameTaken(request.name());
-        }
-        Instance instance = repository.find(id).orElseThrow();
-        Operation operation = start(caller, instance, OperationType.CREATE, null);
-        audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
-        return operation;
+        return transactions.execute(status -> {
+            if (repository.nameTaken(caller.organizationId(), request.name())) {
+                throw nameTaken(request.name());
+            }
+            UUID id = UUID.randomUUID();
+            InstanceSpec spec = specOf(request, catalog);
+            try {
+                repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec);
+            } catch (DuplicateKeyException e) {
+                throw nameTaken(request.name());
+            }
+            Instance instance = repository.find(id).orElseThrow();
+            Operation operation = start(caller, instance, OperationType.CREATE, null);
+            audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
+            return operation;
+        });
     }
 
     /** What creating this instance would make in the cloud, creating nothing: the spec is validated as a create is. */
@@ -124,41 +134,52 @@ public class Instances {
     Plan plan(Caller caller, UUID id, InstanceUpdate update) {
         Instance instance = get(caller.organizationId(), id);
         if (instance.state() == InstanceState.DELETED) {
-            throw ApiException.conflict("instance-deleted", "Instance " + instance.name() + " is deleted; there is nothing to plan.");
+            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is deleted; there is nothing to plan.");
         }
-        if (update == null || update.isEmpty()) {
+        if (update == null) {
             return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
         InstanceSpec proposed = proposed(instance, update);
+        requireNetwork(caller, instance);
         Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
                 instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
                 instance.conditions(), instance.createdAt(), instance.updatedAt());
         return Plan.of(ChangeKind.UPDATE, driver.plan(ChangeKind.UPDATE, targets.of(changed), true));
     }
 
-    @Transactional
+    /**
+     * Checks the change and the instance's network in the customer's account first, outside any
+     * transaction, then checks the change again under the instance's lock and records it.
+     */
     Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
         if (ifMatch == null || ifMatch.isBlank()) {
             throw ApiException.preconditionRequired("Send If-Match with the instance's ETag from GET /instances/" + id
                     + "; it keeps you from overwriting a change you have not seen.");
         }
-        Instance instance = repository.lock(caller.organizationId(), id)
-                .orElseThrow(() -> ApiException.notFound("Instance", id));
+        Instance current = get(caller.organizationId(), id);
+        checkedUpdate(current, ifMatch, update);
+        requireNetwork(caller, current);
+        return transactions.execute(status -> {
+            Instance instance = repository.lock(caller.organizationId(), id)
+                    .orElseThrow(() -> ApiException.notFound("Instance", id));
+            InstanceSpec proposed = checkedUpdate(instance, ifMatch, update);
+            repository.updateCapacity(id, proposed.aku(), proposed.fsx(), InstanceState.CHANGING);
+            Instance updated = repository.find(id).orElseThrow();
+            Operation operation = start(caller, updated, OperationType.UPDATE, instance.spec());
+            audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
+                    InstanceView.of(updated, catalogOf(instance)));
+            return operation;
+        });
+    }
+
+    /** The spec an update leads to, refused when the ETag is stale or the instance is not RUNNING. */
+    private InstanceSpec checkedUpdate(Instance instance, String ifMatch, InstanceUpdate update) {
         requireCurrent(instance, ifMatch);
         if (instance.state() != InstanceState.RUNNING) {
-            throw ApiException.conflict("instance-not-running", "Instance " + instance.name() + " is " + instance.state()
+            throw ApiException.of(ProblemType.INSTANCE_NOT_RUNNING, "Instance " + instance.name() + " is " + instance.state()
                     + "; its capacity can change only while it is RUNNING.");
         }
-        InstanceSpec spec = instance.spec();
-        InstanceSpec proposed = proposed(instance, update);
-        int aku = proposed.aku();
-        FsxSpec fsx = proposed.fsx();
-        repository.updateCapacity(id, aku, fsx, InstanceState.CHANGING);
-        Instance updated = repository.find(id).orElseThrow();
-        Operation operation = start(caller, updated, OperationType.UPDATE, spec);
-        audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
-                InstanceView.of(updated, catalogOf(instance)));
-        return operation;
+        return proposed(instance, update);
     }
 
     @Transactional
@@ -169,7 +190,7 @@ public class Instances {
             requireCurrent(instance, ifMatch);
         }
         if (instance.state() == InstanceState.DELETED) {
-            throw ApiException.conflict("instance-deleted", "Instance " + instance.name() + " is already deleted.");
+            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is already deleted.");
         }
         Operation operation = start(caller, instance, OperationType.DELETE, null);
         repository.updateState(id, InstanceState.DELETING);
@@ -183,7 +204,7 @@ public class Instances {
         Instance instance = repository.lock(caller.organizationId(), id)
                 .orElseThrow(() -> ApiException.notFound("Instance", id));
         if (instance.state() != InstanceState.RUNNING) {
-            throw ApiException.conflict("instance-not-running", "Instance " + instance.name() + " is " + instance.state()
+            throw ApiException.of(ProblemType.INSTANCE_NOT_RUNNING, "Instance " + instance.name() + " is " + instance.state()
                     + "; it can be repaired only while it is RUNNING.");
         }
         Operation operation = startRepair(instance, caller.username(), null);
@@ -206,16 +227,20 @@ public class Instances {
         return operation;
     }
 
-    /** The instance's spec with a capacity change applied, refused when the change is not possible in place. */
+    /**
+     * The instance's spec with a capacity change applied, refused when the change is not possible in
+     * place. An update never carries {@code wal} or {@code network}, not even unchanged: they are what
+     * the instance is, so one rule holds for every value.
+     */
     private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
         InstanceSpec spec = instance.spec();
-        if (update.wal() != null && update.wal().type() != spec.wal().type()) {
-            throw ApiException.replacementRequired("wal.type", "Changing the WAL type from " + spec.wal().type() + " to "
-                    + update.wal().type() + " needs a new instance: create one with the new WAL type and move clients to it.");
+        if (update.wal() != null) {
+            throw ApiException.replacementRequired("wal.type", "The WAL type (" + spec.wal().type() + ") cannot change in "
+                    + "place: leave wal out of the update, or create a new instance with another WAL type and move clients to it.");
         }
-        if (update.network() != null && !update.network().equals(spec.network())) {
-            throw ApiException.replacementRequired("network", "Changing the VPC, subnets or number of zones needs a new "
-                    + "instance: create one in the new network and move clients to it.");
+        if (update.network() != null) {
+            throw ApiException.replacementRequired("network", "The VPC, subnets and number of zones cannot change in place: "
+                    + "leave network out of the update, or create a new instance in the new network and move clients to it.");
         }
         int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
         FsxSpec fsx = merge(spec.fsx(), update.fsx());
@@ -253,7 +278,21 @@ public class Instances {
             throw ApiException.validation("region", "cloud account " + account.name() + " allows only " + account.regions()
                     + "; add " + request.region() + " to it or choose one of those");
         }
+        new SpecRules(catalog).existingNetwork(request.network(), accounts.networks(account, request.region()),
+                where(account, request.region())).orThrow();
         return account;
+    }
+
+    /** The instance's VPC and subnets still exist in its account as its spec says, read now through the account's role. */
+    private void requireNetwork(Caller caller, Instance instance) {
+        CloudAccount account = accounts.get(caller.organizationId(), instance.cloudAccountId());
+        new SpecRules(catalogOf(instance)).existingNetwork(instance.spec().network(),
+                accounts.networks(account, instance.region()), where(account, instance.region())).orThrow();
+    }
+
+    private static String where(CloudAccount account, String region) {
+        return "cloud account " + account.name() + " (" + account.awsAccountId() + ") in " + region
+                + " as its role sees it";
     }
 
     private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
@@ -274,8 +313,11 @@ public class Instances {
     }
 
     private static void requireCurrent(Instance instance, String ifMatch) {
+        if (!ENTITY_TAG.matcher(ifMatch.trim()).matches()) {
+            throw ApiException.validation("If-Match", "must be * or an ETag this API sent, a quoted spec version such as \"3\"");
+        }
         if (!ifMatch.trim().equals("*") && !ifMatch.trim().equals(instance.etag())) {
-            throw ApiException.preconditionFailed("Instance " + instance.name() + " is at spec version "
+            throw ApiException.of(ProblemType.PRECONDITION_FAILED, "Instance " + instance.name() + " is at spec version "
                     + instance.specVersion() + " (ETag " + instance.etag() + ") but If-Match was " + ifMatch
                     + ": GET it again, reapply your change and send the new ETag.");
         }
@@ -293,6 +335,6 @@ public class Instances {
     }
 
     private static ApiException nameTaken(String name) {
-        return ApiException.conflict("name-taken", "name", "An instance named " + name + " already exists in this organization.");
+        return ApiException.of(ProblemType.NAME_TAKEN, "name", "An instance named " + name + " already exists in this organization.");
     }
 }

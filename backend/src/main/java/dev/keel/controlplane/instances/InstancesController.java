@@ -19,8 +19,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.operations.Operation;
+import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
+import dev.keel.controlplane.shared.PathIds;
 
 @RestController
 @RequestMapping("/api/v1/instances")
@@ -46,12 +48,12 @@ class InstancesController {
     }
 
     /** With a capacity change: what updating would change; without: what repair would fix. Nothing is changed. */
-    @PostMapping("/{instanceId}/plan")
+    @PostMapping("/{instanceId:" + PathIds.UUID + "}/plan")
     Plan plan(Caller caller, @PathVariable UUID instanceId, @RequestBody(required = false) InstanceUpdate update) {
         return instances.plan(caller, instanceId, update);
     }
 
-    @PostMapping("/{instanceId}/repair")
+    @PostMapping("/{instanceId:" + PathIds.UUID + "}/repair")
     ResponseEntity<Operation> repair(Caller caller, @PathVariable UUID instanceId) {
         return accepted(instances.repair(caller, instanceId), null);
     }
@@ -61,19 +63,22 @@ class InstancesController {
                             @RequestParam(required = false) String name,
                             @RequestParam(required = false) Integer limit,
                             @RequestParam(required = false) String cursor) {
+        if (name != null && (name.isEmpty() || name.codePointCount(0, name.length()) > SpecRules.MAX_NAME_LENGTH)) {
+            throw ApiException.validation("name", "must be 1 to " + SpecRules.MAX_NAME_LENGTH + " characters");
+        }
         Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
         Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported =
                 brokers.of(page.items().stream().map(Instance::id).toList());
         return new Page<>(page.items().stream().map(i -> view(i, reported.get(i.id()))).toList(), page.nextCursor());
     }
 
-    @GetMapping("/{instanceId}")
+    @GetMapping("/{instanceId:" + PathIds.UUID + "}")
     ResponseEntity<InstanceView> get(Caller caller, @PathVariable UUID instanceId) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
         return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
     }
 
-    @PatchMapping(path = "/{instanceId}", consumes = {"application/merge-patch+json", "application/json"})
+    @PatchMapping(path = "/{instanceId:" + PathIds.UUID + "}", consumes = {"application/merge-patch+json", "application/json"})
     ResponseEntity<Operation> update(Caller caller, @PathVariable UUID instanceId,
                                      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
                                      @RequestBody InstanceUpdate update) {
@@ -81,7 +86,7 @@ class InstancesController {
         return accepted(operation, instances.get(caller.organizationId(), instanceId).etag());
     }
 
-    @DeleteMapping("/{instanceId}")
+    @DeleteMapping("/{instanceId:" + PathIds.UUID + "}")
     ResponseEntity<Operation> delete(Caller caller, @PathVariable UUID instanceId,
                                      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         return accepted(instances.delete(caller, instanceId, ifMatch), null);

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalog.FsxOption;
+import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.FieldError;
@@ -22,6 +23,7 @@ import dev.keel.controlplane.shared.FieldError;
  */
 public final class SpecRules {
 
+    public static final int MAX_NAME_LENGTH = 64;
     public static final Pattern NAME = Pattern.compile("^[a-z][a-z0-9-]{1,62}[a-z0-9]$");
     private static final Pattern VPC = Pattern.compile("^vpc-[0-9a-f]{8,17}$");
     private static final Pattern SUBNET = Pattern.compile("^subnet-[0-9a-f]{8,17}$");
@@ -87,6 +89,37 @@ public final class SpecRules {
             } else if (zoneUsedBy.putIfAbsent(zone, i) != null) {
                 reject(prefix + ".availabilityZone", "zone " + zone + " already holds network.subnets["
                         + zoneUsedBy.get(zone) + "]; each subnet must be in a distinct zone");
+            }
+        }
+        return this;
+    }
+
+    /**
+     * The network as the customer's account has it ({@code vpcs}, read through its role): the VPC
+     * exists, and each subnet exists, is in that VPC and is in the zone it is declared for.
+     */
+    public SpecRules existingNetwork(NetworkSpec network, List<AccountNetwork> vpcs, String where) {
+        if (vpcs.stream().noneMatch(vpc -> vpc.vpcId().equals(network.vpcId()))) {
+            reject("network.vpcId", "VPC " + network.vpcId() + " does not exist in " + where);
+        }
+        Map<String, String> vpcOf = new HashMap<>();
+        Map<String, AccountNetwork.Subnet> subnets = new HashMap<>();
+        vpcs.forEach(vpc -> vpc.subnets().forEach(subnet -> {
+            vpcOf.put(subnet.subnetId(), vpc.vpcId());
+            subnets.put(subnet.subnetId(), subnet);
+        }));
+        for (int i = 0; i < network.subnets().size(); i++) {
+            NetworkSpec.Subnet declared = network.subnets().get(i);
+            AccountNetwork.Subnet actual = subnets.get(declared.subnetId());
+            String field = "network.subnets[" + i + "].subnetId";
+            if (actual == null) {
+                reject(field, "subnet " + declared.subnetId() + " does not exist in " + where);
+            } else if (!vpcOf.get(declared.subnetId()).equals(network.vpcId())) {
+                reject(field, "subnet " + declared.subnetId() + " is in " + vpcOf.get(declared.subnetId())
+                        + ", not in network.vpcId " + network.vpcId());
+            } else if (!actual.availabilityZone().equals(declared.availabilityZone())) {
+                reject(field, "subnet " + declared.subnetId() + " is in zone " + actual.availabilityZone()
+                        + ", not in " + declared.availabilityZone() + " as network.subnets[" + i + "] declares");
             }
         }
         return this;

@@ -5,27 +5,30 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a broker agent sends every 10 s; its JSON form is specified by
- * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against.
+ * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against. A null is
+ * read only where that schema allows one ({@code @Nullable}).
  */
-record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, String ec2InstanceId, Instant observedAt,
+record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, @Nullable String ec2InstanceId, Instant observedAt,
                     String agentVersion, Broker broker, Endpoint endpoint, Health health, Map<String, Double> metrics,
-                    Drain drain) {
+                    @Nullable Drain drain) {
 
     static final Set<String> DRAIN_STATUSES = Set.of("DRAINING", "DRAINED", "FAILED");
 
-    record Broker(String kind, String version, String standIn) {
+    record Broker(String kind, String version, @Nullable String standIn) {
     }
 
     record Endpoint(String host, Integer port, String zone, Boolean controller) {
     }
 
     record Health(String status, Boolean processUp, Boolean listenerReachable, Boolean controllerQuorumKnown,
-                  Integer quorumLeaderId, Integer restarts, Long uptimeSeconds) {
+                  @Nullable Integer quorumLeaderId, Integer restarts, @Nullable Long uptimeSeconds) {
     }
 
-    record Drain(String status, Integer partitionsRemaining, String message) {
+    record Drain(String status, @Nullable Integer partitionsRemaining, @Nullable String message) {
     }
 
     String address() {

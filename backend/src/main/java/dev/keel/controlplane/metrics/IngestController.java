@@ -19,6 +19,7 @@ import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.InstanceState;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.FieldError;
 
 /**
@@ -57,9 +58,9 @@ class IngestController {
                       @RequestBody BrokerReport report) {
         String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
         Instance instance = instances.find(instanceId).filter(i -> tokens.matches(instanceId, token))
-                .orElseThrow(() -> ApiException.unauthorized("Send the instance's ingest token as a bearer token."));
+                .orElseThrow(() -> ApiException.of(ProblemType.UNAUTHORIZED, "Send the instance's ingest token as a bearer token."));
         if (instance.state() == InstanceState.DELETED) {
-            throw ApiException.conflict("instance-deleted", "Instance " + instanceId + " is deleted; its brokers should be gone.");
+            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instanceId + " is deleted; its brokers should be gone.");
         }
         validate(instanceId, nodeId, report);
         store.record(instanceId, nodeId, clock.instant(), report);

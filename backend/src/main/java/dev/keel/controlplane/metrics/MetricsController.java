@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.PathIds;
 
 @RestController
 class MetricsController {
@@ -35,7 +36,7 @@ class MetricsController {
         this.clock = clock;
     }
 
-    @GetMapping("/api/v1/instances/{instanceId}/metrics")
+    @GetMapping("/api/v1/instances/{instanceId:" + PathIds.UUID + "}/metrics")
     MetricSeries metrics(Caller caller, @PathVariable UUID instanceId,
                          @RequestParam(required = false) String names,
                          @RequestParam(required = false) Instant from,

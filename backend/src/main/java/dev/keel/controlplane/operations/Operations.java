@@ -14,6 +14,7 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
 
@@ -41,7 +42,7 @@ public class Operations {
     public Operation start(UUID organizationId, UUID instanceId, OperationType type, List<String> steps,
                            String requestedBy, String reason, String previousState, Object previousSpec) {
         if (repository.hasUnfinished(instanceId)) {
-            throw ApiException.conflict("operation-in-progress",
+            throw ApiException.of(ProblemType.OPERATION_IN_PROGRESS,
                     "Another operation is pending or running on instance " + instanceId + "; wait for it or cancel it.");
         }
         UUID id = UUID.randomUUID();
@@ -76,7 +77,7 @@ public class Operations {
             return operation;
         }
         if (!repository.cancelIfPending(id)) {
-            throw ApiException.conflict("operation-not-cancellable", "Operation " + id + " is "
+            throw ApiException.of(ProblemType.OPERATION_STARTED, "Operation " + id + " is "
                     + repository.find(id).orElseThrow().state()
                     + "; only a PENDING operation can be cancelled, because a started one may have changed cloud resources.");
         }

@@ -12,6 +12,7 @@ import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
+import dev.keel.controlplane.shared.PathIds;
 
 @RestController
 class OperationsController {
@@ -22,18 +23,18 @@ class OperationsController {
         this.operations = operations;
     }
 
-    @GetMapping("/api/v1/operations/{operationId}")
+    @GetMapping("/api/v1/operations/{operationId:" + PathIds.UUID + "}")
     Operation get(Caller caller, @PathVariable UUID operationId) {
         return operations.get(caller.organizationId(), operationId);
     }
 
-    @PostMapping("/api/v1/operations/{operationId}/cancel")
+    @PostMapping("/api/v1/operations/{operationId:" + PathIds.UUID + "}/cancel")
     Operation cancel(Caller caller, @PathVariable UUID operationId) {
         return operations.cancel(caller, operationId);
     }
 
     /** Every instance has its CREATE operation, so an empty first page means no such instance here. */
-    @GetMapping("/api/v1/instances/{instanceId}/operations")
+    @GetMapping("/api/v1/instances/{instanceId:" + PathIds.UUID + "}/operations")
     Page<Operation> listForInstance(Caller caller, @PathVariable UUID instanceId,
                                     @RequestParam(required = false) Integer limit,
                                     @RequestParam(required = false) String cursor) {

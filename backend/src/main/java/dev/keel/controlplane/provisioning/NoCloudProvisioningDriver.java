@@ -82,16 +82,19 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
                 : AccountVerification.allowed();
     }
 
-    /** One VPC with a subnet in each of the region's first three zones, with ids that say where they come from. */
+    /**
+     * One VPC, {@code vpc-0a1b2c3d4e5f67890}, with a subnet in each of the region's first three zones,
+     * {@code subnet-00000000000000000} to {@code -2}: the network creates must name here.
+     */
     @Override
     public List<AccountNetwork> networks(ProvisioningTarget.Account account, String region) {
         List<AccountNetwork.Subnet> subnets = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             char zone = (char) ('a' + i);
-            subnets.add(new AccountNetwork.Subnet("subnet-nocloud" + zone, region + zone, "10.0." + i + ".0/24",
+            subnets.add(new AccountNetwork.Subnet("subnet-0000000000000000" + i, region + zone, "10.0." + i + ".0/24",
                     "no-cloud " + region + zone));
         }
-        return List.of(new AccountNetwork("vpc-nocloud", "no-cloud", "10.0.0.0/16", false, subnets));
+        return List.of(new AccountNetwork("vpc-0a1b2c3d4e5f67890", "no-cloud", "10.0.0.0/16", false, subnets));
     }
 
     @Override

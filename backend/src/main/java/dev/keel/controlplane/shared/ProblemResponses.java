@@ -1,12 +1,14 @@
 package dev.keel.controlplane.shared;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -21,10 +23,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
-
 /** Turns every refusal into an {@code application/problem+json} answer; nothing else reaches clients. */
 @RestControllerAdvice
 public class ProblemResponses {
@@ -33,14 +31,14 @@ public class ProblemResponses {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, HttpServletRequest request) {
-        return respond(e.status(), e.type(), e.title(), e.getMessage(), e.errors(), request);
+        return respond(e.type(), e.getMessage(), e.errors(), request);
     }
 
+    /** A JSON body is read by {@link JsonBodies}; what is left here is a body that is missing altogether. */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
-        FieldError error = describe(e.getMostSpecificCause());
-        return respond(HttpStatus.BAD_REQUEST, "validation-failed", "Request is invalid",
-                error.field() + ": " + error.message(), List.of(error), request);
+        return respond(ProblemType.VALIDATION_FAILED, "body: is required: send a JSON document",
+                List.of(new FieldError("body", "is required: send a JSON document")), request);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -49,96 +47,65 @@ public class ProblemResponses {
         String expected = required == null ? "a valid value" : switch (required.getSimpleName()) {
             case "UUID" -> "a UUID";
             case "Integer", "int", "Long", "long" -> "an integer";
+            case "Double", "double" -> "a finite number";
+            case "Instant" -> "a date-time such as 2026-11-23T09:14:05Z";
             default -> required.isEnum() ? "one of " + List.of(required.getEnumConstants()) : "a valid value";
         };
         String message = "must be " + expected;
-        return respond(HttpStatus.BAD_REQUEST, "validation-failed", "Request is invalid",
-                e.getName() + ": " + message, List.of(new FieldError(e.getName(), message)), request);
+        return respond(ProblemType.VALIDATION_FAILED, e.getName() + ": " + message,
+                List.of(new FieldError(e.getName(), message)), request);
     }
 
     @ExceptionHandler(MissingRequestHeaderException.class)
     ResponseEntity<ProblemDetail> missingHeader(MissingRequestHeaderException e, HttpServletRequest request) {
-        return respond(HttpStatus.BAD_REQUEST, "validation-failed", "Request is invalid",
-                "Header " + e.getHeaderName() + " is required.",
+        return respond(ProblemType.VALIDATION_FAILED, "Header " + e.getHeaderName() + " is required.",
                 List.of(new FieldError(e.getHeaderName(), "is required")), request);
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
     ResponseEntity<ProblemDetail> missingParameter(MissingServletRequestParameterException e, HttpServletRequest request) {
-        return respond(HttpStatus.BAD_REQUEST, "validation-failed", "Request is invalid",
-                "Query parameter " + e.getParameterName() + " is required.",
+        return respond(ProblemType.VALIDATION_FAILED, "Query parameter " + e.getParameterName() + " is required.",
                 List.of(new FieldError(e.getParameterName(), "is required")), request);
     }
 
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ProblemDetail> noRoute(NoResourceFoundException e, HttpServletRequest request) {
-        return respond(HttpStatus.NOT_FOUND, "not-found", "Not found",
-                "No resource at " + request.getRequestURI() + ".", List.of(), request);
+        return respond(ProblemType.NOT_FOUND, "No resource at " + request.getRequestURI() + ".", List.of(), request);
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
     ResponseEntity<ProblemDetail> method(HttpRequestMethodNotSupportedException e, HttpServletRequest request) {
-        return respond(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed",
-                request.getMethod() + " is not supported here; supported: " + e.getSupportedHttpMethods() + ".",
-                List.of(), request);
+        Set<HttpMethod> supported = Objects.requireNonNullElse(e.getSupportedHttpMethods(), Set.of());
+        return ResponseEntity.status(ProblemType.METHOD_NOT_ALLOWED.status())
+                .allow(supported.toArray(HttpMethod[]::new))
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(Problems.of(ProblemType.METHOD_NOT_ALLOWED, request.getMethod() + " is not supported here; "
+                        + "supported: " + supported + ".", List.of(), request.getRequestURI()));
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     ResponseEntity<ProblemDetail> mediaType(HttpMediaTypeNotSupportedException e, HttpServletRequest request) {
-        return respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type",
-                "Send one of " + e.getSupportedMediaTypes() + ".", List.of(), request);
+        return respond(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send one of " + e.getSupportedMediaTypes() + ".", List.of(),
+                request);
     }
 
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
     ResponseEntity<ProblemDetail> notAcceptable(HttpMediaTypeNotAcceptableException e, HttpServletRequest request) {
-        return respond(HttpStatus.NOT_ACCEPTABLE, "not-acceptable", "Not acceptable",
-                "This resource is available as " + e.getSupportedMediaTypes() + ".", List.of(), request);
+        return respond(ProblemType.NOT_ACCEPTABLE, "This resource is available as " + e.getSupportedMediaTypes() + ".",
+                List.of(), request);
     }
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
         log.error("Unhandled error on {} {}", request.getMethod(), request.getRequestURI(), e);
-        return respond(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
-                "The request failed on our side; nothing was changed that the response does not show. "
-                        + "Quote the request id when you contact support.", List.of(), request);
+        return respond(ProblemType.INTERNAL_ERROR, "The request failed on our side; nothing was changed that the "
+                + "response does not show. Quote the request id when you contact support.", List.of(), request);
     }
 
-    private static ResponseEntity<ProblemDetail> respond(HttpStatus status, String type, String title, String detail,
-                                                         List<FieldError> errors, HttpServletRequest request) {
-        return ResponseEntity.status(status)
+    private static ResponseEntity<ProblemDetail> respond(ProblemType type, String detail, List<FieldError> errors,
+                                                         HttpServletRequest request) {
+        return ResponseEntity.status(type.status())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.of(status, type, title, detail, errors, request.getRequestURI()));
-    }
-
-    private static FieldError describe(Throwable cause) {
-        if (cause instanceof UnrecognizedPropertyException unknown) {
-            return new FieldError(path(unknown), "is not a known property");
-        }
-        if (cause instanceof InvalidFormatException invalid) {
-            Class<?> target = invalid.getTargetType();
-            String message = target != null && target.isEnum()
-                    ? "must be one of " + List.of(target.getEnumConstants())
-                    : "has the wrong type or format";
-            return new FieldError(path(invalid), message);
-        }
-        if (cause instanceof JacksonException json && !json.getPath().isEmpty()) {
-            return new FieldError(path(json), "has the wrong type or format");
-        }
-        return new FieldError("body", "is not a valid JSON document");
-    }
-
-    private static String path(JacksonException e) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference ref : e.getPath()) {
-            if (ref.getPropertyName() != null) {
-                if (!path.isEmpty()) {
-                    path.append('.');
-                }
-                path.append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return path.isEmpty() ? "body" : path.toString();
+                .body(Problems.of(type, detail, errors, request.getRequestURI()));
     }
 }

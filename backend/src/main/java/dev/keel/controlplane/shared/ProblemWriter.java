@@ -6,7 +6,6 @@ import java.util.List;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 
@@ -23,14 +22,13 @@ public class ProblemWriter {
     }
 
     public void write(HttpServletRequest request, HttpServletResponse response, ApiException e) throws IOException {
-        write(request, response, e.status(), e.type(), e.title(), e.getMessage(), e.errors());
+        write(request, response, e.type(), e.getMessage(), e.errors());
     }
 
-    public void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String type,
-                      String title, String detail, List<FieldError> errors) throws IOException {
-        response.setStatus(status.value());
+    public void write(HttpServletRequest request, HttpServletResponse response, ProblemType type, String detail,
+                      List<FieldError> errors) throws IOException {
+        response.setStatus(type.status().value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(),
-                Problems.of(status, type, title, detail, errors, request.getRequestURI()));
+        json.writeValue(response.getOutputStream(), Problems.of(type, detail, errors, request.getRequestURI()));
     }
 }

@@ -66,7 +66,7 @@ class CloudAccountsApiTest extends ApiTest {
 
         assertThat(networks.get("region").asString()).isEqualTo("us-east-1");
         assertThat(networks.get("vpcs")).singleElement().satisfies(vpc -> {
-            assertThat(vpc.get("vpcId").asString()).isEqualTo("vpc-nocloud");
+            assertThat(vpc.get("vpcId").asString()).isEqualTo("vpc-0a1b2c3d4e5f67890");
             assertThat(vpc.get("subnets")).extracting(s -> s.get("availabilityZone").asString())
                     .containsExactly("us-east-1a", "us-east-1b", "us-east-1c");
         });

@@ -46,6 +46,15 @@ class IdentityApiTest extends ApiTest {
     }
 
     @Test
+    void anOrganizationHeaderThatIsNoSlugIsRefused() {
+        for (String slug : new String[]{"", "Acme", "a"}) {
+            ApiClient.Response response = api(VIEWER).header("X-Organization", slug).get("/sizing/catalog");
+            assertThat(response.status()).as("X-Organization '" + slug + "': " + response).isEqualTo(400);
+            assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("X-Organization");
+        }
+    }
+
+    @Test
     void aTamperedTokenIsRejected() {
         String[] parts = Tokens.of(VIEWER).split("\\.");
         String claims = new String(Base64.getUrlDecoder().decode(parts[1])).replace("acme:viewer", "acme:admin");
@@ -58,12 +67,16 @@ class IdentityApiTest extends ApiTest {
     }
 
     @Test
-    void probesAndTheContractAreOpenToEveryone() {
+    void probesAndTheContractAreOpenToEveryoneAndActuatorOnlyOnItsOwnPort() {
         String root = "http://localhost:" + port;
         ApiClient open = new ApiClient(root, null);
-        assertThat(open.get("/actuator/health/readiness").status()).isEqualTo(200);
-        assertThat(open.get("/actuator/health/liveness").status()).isEqualTo(200);
-        assertThat(open.get("/actuator/prometheus").body()).contains("http_server_requests");
+        assertThat(open.get("/readyz").status()).isEqualTo(200);
+        assertThat(open.get("/livez").status()).isEqualTo(200);
+        assertThat(open.get("/actuator/prometheus").status()).isEqualTo(404);
+        assertThat(open.get("/actuator/health").status()).isEqualTo(404);
+        ApiClient management = new ApiClient("http://localhost:" + managementPort, null);
+        assertThat(management.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/prometheus").body()).contains("http_server_requests");
         JsonNode contract = open.get("/api/v1/openapi.json").json();
         assertThat(contract.get("openapi").asString()).startsWith("3.1");
         assertThat(open.get("/api/v1/docs").body()).contains("swagger-ui");

@@ -126,6 +126,11 @@ class InstanceLifecycleApiTest extends ApiTest {
         ApiClient.Response missing = api.patch(path, Map.of("aku", 9));
         assertThat(missing.status()).isEqualTo(428);
         assertThat(missing.json().get("errors").get(0).get("field").asString()).isEqualTo("If-Match");
+        for (String malformed : List.of("1", "W/\"1\"", "\"1\", \"2\"")) {
+            ApiClient.Response refused = api.header("If-Match", malformed).patch(path, Map.of("aku", 9));
+            assertThat(refused.status()).as(malformed + ": " + refused).isEqualTo(400);
+            assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("If-Match");
+        }
 
         ApiClient.Response scaled = api.header("If-Match", "\"1\"").patch(path, Map.of("aku", 9));
         assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
@@ -157,6 +162,8 @@ class InstanceLifecycleApiTest extends ApiTest {
         assertThat(newWal.status()).isEqualTo(400);
         assertThat(newWal.json().get("type").asString()).endsWith("/replacement-required");
         assertThat(newWal.json().get("errors").get(0).get("field").asString()).isEqualTo("wal.type");
+        ApiClient.Response sameWal = etagged.patch(path, Map.of("wal", Map.of("type", "FSWAL")));
+        assertThat(sameWal.json().get("type").asString()).as(sameWal.toString()).endsWith("/replacement-required");
 
         ApiClient.Response nothing = etagged.patch(path, Map.of("aku", 6));
         assertThat(nothing.status()).isEqualTo(400);
@@ -237,7 +244,9 @@ class InstanceLifecycleApiTest extends ApiTest {
         ApiClient.Response missing = api.get("/instances/00000000-0000-0000-0000-000000000000");
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.header("Content-Type")).contains("application/problem+json");
-        assertThat(api.get("/instances/not-a-uuid").status()).isEqualTo(400);
+        ApiClient.Response malformed = api.get("/instances/not-a-uuid");
+        assertThat(malformed.status()).isEqualTo(404);
+        assertThat(malformed.header("Content-Type")).contains("application/problem+json");
     }
 
     @Test

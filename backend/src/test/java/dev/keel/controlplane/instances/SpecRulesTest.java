@@ -183,7 +183,7 @@ class SpecRulesTest {
         rule.accept(rules);
         ApiException refused = catchThrowableOfType(ApiException.class, rules::orThrow);
         assertThat(refused).as("the rule should refuse").isNotNull();
-        assertThat(refused.status().value()).isEqualTo(400);
+        assertThat(refused.type().status().value()).isEqualTo(400);
         return refused.errors();
     }
 

@@ -47,7 +47,7 @@ class OperationsApiTest extends ApiTest {
         assertThat(instance.get("conditions").get(0).get("status").asString()).isEqualTo("False");
         assertThat(instance.get("conditions").get(0).get("reason").asString()).isEqualTo("NO_CLOUD_REQUESTED_FAILURE");
 
-        assertThat(new ApiClient("http://localhost:" + port, null).get("/actuator/prometheus").body())
+        assertThat(new ApiClient("http://localhost:" + managementPort, null).get("/actuator/prometheus").body())
                 .containsPattern("keel_operations_finished_total\\{[^}]*state=\"FAILED\",type=\"CREATE\"");
 
         ApiClient.Response cleanup = api.delete("/instances/" + failed.get("instanceId").asString());

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -34,6 +35,10 @@ public abstract class ApiTest {
 
     @LocalServerPort
     protected int port;
+
+    /** Actuator's own port (health, metrics), apart from the API's. */
+    @LocalManagementPort
+    protected int managementPort;
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {

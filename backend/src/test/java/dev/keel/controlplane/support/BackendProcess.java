@@ -50,6 +50,7 @@ public final class BackendProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
             builder.environment().put("SERVER_PORT", String.valueOf(port));
+            builder.environment().put("KEEL_MANAGEMENT_PORT", "0");
             builder.environment().put("KEEL_WORKER_ID", workerId);
             BackendProcess backend = new BackendProcess(workerId, port, builder.start());
             backend.awaitReady(log.toFile(), readyWithin);
@@ -99,7 +100,7 @@ public final class BackendProcess implements AutoCloseable {
             }
             try {
                 HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + port + "/actuator/health/readiness")).build(),
+                        URI.create("http://localhost:" + port + "/readyz")).build(),
                         HttpResponse.BodyHandlers.discarding());
                 if (response.statusCode() == 200) {
                     return;

@@ -25,7 +25,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * the operation documents, and the body must match that response's schema. So the contract the
  * console and CLI are generated from cannot drift from what the server does.
  */
-final class ContractValidator {
+public final class ContractValidator {
 
     private static final String DOCUMENT = "https://keel.dev/openapi.json";
     private static final JsonMapper json = JsonMapper.builder().build();
@@ -72,6 +72,11 @@ final class ContractValidator {
     static Set<ValidationMessage> validate(JsonNode schemaNode, String body) {
         String schema = json.writeValueAsString(schemaNode).replace("\"$ref\":\"#/", "\"$ref\":\"" + DOCUMENT + "#/");
         return compiled.computeIfAbsent(schema, schemas::getSchema).validate(body, InputFormat.JSON);
+    }
+
+    /** Checks a body against the contract's {@code Problem} schema; the messages of what breaks it. */
+    public static Set<ValidationMessage> problemViolations(String body) {
+        return validate(root.at("/components/schemas/Problem"), body);
     }
 
     static JsonNode document() {

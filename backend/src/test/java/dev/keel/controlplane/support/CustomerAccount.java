@@ -58,6 +58,25 @@ public final class CustomerAccount {
         }
     }
 
+    /** A subnet in a VPC of its own (not the account's instance VPC); returns its id. */
+    public String subnetInAnotherVpc(String zone) {
+        String otherVpc = ec2.createVpc(b -> b.cidrBlock("10.43.0.0/16")).vpc().vpcId();
+        return ec2.createSubnet(b -> b.vpcId(otherVpc).cidrBlock("10.43.0.0/24").availabilityZone(zone)).subnet().subnetId();
+    }
+
+    /** One more subnet of the account's instance VPC, in {@code zone}; returns its id. */
+    public String extraSubnet(String zone) {
+        String cidr = "10.42." + (10 + subnets.size()) + ".0/24";
+        String subnet = ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId();
+        subnets.add(new String[]{zone, subnet});
+        return subnet;
+    }
+
+    /** Deletes a subnet behind the control plane's back (AWS would wait for its network interfaces to go; LocalStack does not). */
+    public void deleteSubnet(String subnetId) {
+        ec2.deleteSubnet(b -> b.subnetId(subnetId));
+    }
+
     /** Deploys the onboarding template through CloudFormation and returns the role ARN it outputs. */
     public String onboard(String template) {
         String stackName = "keel-onboarding-" + UUID.randomUUID().toString().substring(0, 8);

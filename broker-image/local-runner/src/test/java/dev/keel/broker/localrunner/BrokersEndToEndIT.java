@@ -130,7 +130,7 @@ class BrokersEndToEndIT {
         ProcessBuilder pb = new ProcessBuilder(Main.javaBin(), "-Xmx384m", "-jar", jar.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(Map.of("KEEL_PROVISIONING_DRIVER", "aws", "KEEL_AWS_POLL_INTERVAL", "500ms",
-                "SERVER_PORT", Integer.toString(port), "KEEL_WORKER_ID", "e2e-" + suffix,
+                "SERVER_PORT", Integer.toString(port), "KEEL_MANAGEMENT_PORT", "0", "KEEL_WORKER_ID", "e2e-" + suffix,
                 "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
                 // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
                 "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s"));
@@ -147,7 +147,7 @@ class BrokersEndToEndIT {
         await("the backend ready", Duration.ofSeconds(90), () -> {
             assertThat(backend.isAlive()).as("backend process alive (see " + log + ")").isTrue();
             try {
-                return http.send(HttpRequest.newBuilder(URI.create(api + "/actuator/health/readiness")).build(),
+                return http.send(HttpRequest.newBuilder(URI.create(api + "/readyz")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException e) {
                 return false;
