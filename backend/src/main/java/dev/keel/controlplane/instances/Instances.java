@@ -40,16 +40,18 @@ public class Instances {
     private final Operations operations;
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
+    private final InstanceWorkflow workflow;
     private final AuditLog audit;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
-              ProvisioningDriver driver, ProvisioningTargets targets, AuditLog audit) {
+              ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
         this.operations = operations;
         this.driver = driver;
         this.targets = targets;
+        this.workflow = workflow;
         this.audit = audit;
     }
 
@@ -269,7 +271,7 @@ public class Instances {
     private Operation start(Instance instance, OperationType type, String requestedBy, String reason,
                             InstanceSpec previousSpec) {
         return operations.start(instance.organizationId(), instance.id(), type,
-                driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), requestedBy, reason,
+                workflow.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), requestedBy, reason,
                 instance.state().name(), previousSpec);
     }
 

@@ -61,7 +61,7 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
                 if (fsx) {
                     steps.add("resize-wal-file-systems");
                 }
-                steps.addAll(List.of("launch-brokers", "retire-surplus-brokers", "publish-endpoint"));
+                steps.addAll(List.of("launch-brokers", RETIRE_SURPLUS_BROKERS, "publish-endpoint"));
             }
             case REPAIR -> steps.addAll(List.of("launch-brokers", "publish-endpoint"));
             case DELETE -> {
@@ -114,7 +114,7 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
             case "create-wal-file-systems", "resize-wal-file-systems" -> withFileSystems(seen, base, target.fsxCount());
             case "create-broker-role" -> with(seen, new CloudResource("iam-role", base + "-broker"));
             case "create-security-group" -> with(seen, new CloudResource("security-group", base + "-brokers"));
-            case "launch-brokers", "retire-surplus-brokers" -> withBrokers(seen, base, target);
+            case "launch-brokers", RETIRE_SURPLUS_BROKERS -> withBrokers(seen, base, target);
             case "publish-endpoint" -> new Inventory(String.join(",", seen.brokers().stream().map(Broker::address).toList()),
                     seen.brokers(), seen.resources());
             case "terminate-brokers" -> new Inventory(null, List.of(), seen.resources());
@@ -163,7 +163,7 @@ public class NoCloudProvisioningDriver implements ProvisioningDriver {
         List<Broker> brokers = new ArrayList<>();
         for (int node = 0; node < target.brokerCount(); node++) {
             String zone = target.zones().get(node % target.zones().size()).availabilityZone();
-            brokers.add(new Broker(node, zone, "b" + node + "." + base + DOMAIN + ":9092"));
+            brokers.add(new Broker(node, zone, "b" + node + "." + base + DOMAIN + ":9092", "i-nocloud" + node));
         }
         return new Inventory(seen.bootstrapServers(), brokers, seen.resources());
     }

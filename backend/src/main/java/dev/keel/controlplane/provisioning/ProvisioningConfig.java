@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
-import dev.keel.provisioner.aws.BrokerDrain;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.AwsProvisioningDriver;
 import dev.keel.provisioner.aws.FaultInjectionInterceptor;
@@ -43,8 +42,7 @@ class ProvisioningConfig {
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
             @Value("${keel.provisioning.aws.poll-interval:5s}") Duration pollInterval,
             @Value("${keel.provisioning.aws.test-faults.transient-share:0}") double faultShare,
-            @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations,
-            BrokerDrain drain) {
+            @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));
@@ -53,7 +51,6 @@ class ProvisioningConfig {
                 .withEndpoints(endpoints)
                 .withDefaults(BrokerImages.parse(brokerImages), ingestUrl)
                 .withWaits(pollInterval, Duration.ofMinutes(10))
-                .withDrain(drain)
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.
                 .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank());
         if (faultShare > 0 || !deniedOperations.isEmpty()) {

@@ -38,6 +38,11 @@ public abstract class ApiTest {
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", TestEnvironment::databaseUrl);
+        keycloak(registry);
+    }
+
+    /** Tokens from the test run's Keycloak, for a backend started in the test's JVM. */
+    public static void keycloak(DynamicPropertyRegistry registry) {
         registry.add("spring.security.oauth2.resourceserver.jwt.issuer-uri",
                 () -> TestEnvironment.keycloakUrl() + "/realms/byoc");
         registry.add("spring.security.oauth2.resourceserver.jwt.jwk-set-uri",

@@ -39,7 +39,6 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     public static final String CREATE_LAUNCH_TEMPLATE = "create-launch-template";
     public static final String LAUNCH_BROKERS = "launch-brokers";
     public static final String ATTACH_WAL_VOLUMES = "attach-wal-volumes";
-    public static final String RETIRE_SURPLUS_BROKERS = "retire-surplus-brokers";
     public static final String PUBLISH_ENDPOINT = "publish-endpoint";
     public static final String TERMINATE_BROKERS = "terminate-brokers";
     public static final String DELETE_WAL_VOLUMES = "delete-wal-volumes";
@@ -185,7 +184,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 .sorted(Comparator.comparingInt(Planner::nodeId))
                 .map(r -> new Inventory.Broker(Planner.nodeId(r), r.attribute("availabilityZone"),
                         r.attribute("privateIp") == null ? null
-                                : r.attribute("privateIp") + ":" + DesiredState.KAFKA_PORT))
+                                : r.attribute("privateIp") + ":" + DesiredState.KAFKA_PORT, r.id()))
                 .toList();
         List<Inventory.CloudResource> resources = observed.resources().stream()
                 .filter(r -> !r.type().equals(ObservedState.EC2_INSTANCE) && !r.type().equals("ebs-root-volume"))

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.keel.provisioner.ProvisioningException;
@@ -247,17 +246,11 @@ final class Ec2Ops {
         return last[0];
     }
 
-    /** Scale-down: the surplus brokers drained together, then terminated and awaited. */
+    /** Scale-down: the surplus brokers (drained by the control plane's step before this one) terminated and awaited. */
     static void retireSurplusBrokers(StepContext ctx) {
         int count = ctx.target().brokerCount();
         List<Resource> surplus = Observer.instances(ctx.aws(), ctx.target().instanceId(), false).stream()
                 .filter(r -> Planner.nodeId(r) >= count || Planner.nodeId(r) < 0).toList();
-        Map<String, Integer> draining = new TreeMap<>();
-        surplus.stream().filter(b -> alive(b) && Planner.nodeId(b) >= 0)
-                .forEach(b -> draining.put(b.id(), Planner.nodeId(b)));
-        if (!draining.isEmpty()) {
-            ctx.settings().drain().drain(ctx.target(), draining);
-        }
         terminate(ctx, surplus.stream().map(Resource::id).toList());
         for (Resource volume : Observer.volumes(ctx.aws(), ctx.target().instanceId())) {
             if (ObservedState.EBS_VOLUME.equals(volume.type()) && Planner.nodeId(volume) >= count) {
