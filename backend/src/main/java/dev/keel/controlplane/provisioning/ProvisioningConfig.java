@@ -17,6 +17,7 @@ import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.AwsProvisioningDriver;
+import dev.keel.provisioner.aws.Waits;
 import dev.keel.provisioner.aws.FaultInjectionInterceptor;
 
 /**
@@ -40,7 +41,8 @@ class ProvisioningConfig {
             @Value("${keel.provisioning.aws.fsx-endpoint:}") String fsxEndpoint,
             @Value("${keel.provisioning.aws.broker-images}") List<String> brokerImages,
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
-            @Value("${keel.provisioning.aws.poll-interval:5s}") Duration pollInterval,
+            @Value("${keel.provisioning.aws.wait-scale:1}") double waitScale,
+            @Value("${keel.provisioning.aws.wait-limits:}") List<String> waitLimits,
             @Value("${keel.provisioning.aws.test-faults.transient-share:0}") double faultShare,
             @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
@@ -50,7 +52,7 @@ class ProvisioningConfig {
         AwsProvisionerSettings settings = AwsProvisionerSettings.defaults()
                 .withEndpoints(endpoints)
                 .withDefaults(BrokerImages.parse(brokerImages), ingestUrl)
-                .withWaits(pollInterval, Duration.ofMinutes(10))
+                .withWaits(WaitLimits.apply(Waits.aws(), waitLimits).scaled(waitScale))
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.
                 .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank());
         if (faultShare > 0 || !deniedOperations.isEmpty()) {

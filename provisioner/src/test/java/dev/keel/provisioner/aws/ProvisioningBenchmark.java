@@ -1,6 +1,5 @@
 package dev.keel.provisioner.aws;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -30,8 +29,8 @@ public final class ProvisioningBenchmark {
         CallTimer timer = new CallTimer();
         LocalStackAccount aws = new LocalStackAccount();
         AwsProvisionerSettings settings = aws.settings()
-                .withEndpoints(AwsEndpoints.all(aws.endpoint).withFsx(URI.create(System.getenv("KEEL_FSX_ENDPOINT"))))
-                .withWaits(poll, Duration.ofMinutes(5))
+                .withEndpoints(AwsEndpoints.all(aws.endpoint).withFsx(LocalStackAccount.fsxEndpoint()))
+                .withWaits(Waits.aws().scaled(LocalStackAccount.WAIT_SCALE))
                 .withInterceptors(List.of(timer));
         ProvisioningTarget target = new ProvisioningTarget(UUID.randomUUID(), "bench-fswal", LocalStackAccount.REGION,
                 aws.account, aws.vpcId, aws.zones, WalType.FSWAL, 6, 384, 2, "m7g.large", 6, "1.7.3", Inventory.EMPTY, null);
