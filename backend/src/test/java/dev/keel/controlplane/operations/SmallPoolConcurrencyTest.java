@@ -17,11 +17,11 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.keel.controlplane.provisioning.NoCloudProvisioningDriver;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Fixtures;
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.ChangeKind;
@@ -39,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * waits hold none, so the API still reads and writes. A database of its own keeps other tests' workers away.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "keel.provisioning.driver=no-cloud",
         "spring.datasource.hikari.maximum-pool-size=5",
         "spring.datasource.hikari.connection-timeout=2000",
         "db-scheduler.threads=" + SmallPoolConcurrencyTest.CHANGING,

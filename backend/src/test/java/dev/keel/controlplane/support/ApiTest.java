@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and Keycloak, called over HTTP with real tokens. All API tests share one application context.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "keel.provisioning.driver=no-cloud",
         "keel.provisioning.no-cloud.step-delay=20ms",
         "db-scheduler.polling-interval=200ms",
         "keel.operations.retry-backoff=200ms",
