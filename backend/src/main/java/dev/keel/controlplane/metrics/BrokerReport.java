@@ -7,7 +7,7 @@ import java.util.UUID;
 
 /**
  * What a broker agent sends every 10 s; its JSON form is specified by
- * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against.
+ * {@code contract/agent-report.schema.json}, which both this side and the agent are tested against.
  */
 record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, String ec2InstanceId, Instant observedAt,
                     String agentVersion, Broker broker, Endpoint endpoint, Health health, Map<String, Double> metrics,
