@@ -67,14 +67,14 @@ public final class Buckets implements ManagedResource {
             }
             List<String> off = new ArrayList<>();
             if (!"true".equals(seen.get().attribute(CONFIGURED))) {
-                off.add("encryption, public access block, lifecycle and tags");
+                off.add("its configuration is unfinished (it lacks Keel's tags)");
             }
             if (!Json.same(seen.get().attribute(POLICY), bucket.policy().json())) {
                 off.add(seen.get().attribute(POLICY) == null ? "its policy is missing" : "its policy differs");
             }
             if (!off.isEmpty()) {
                 changes.add(new ResourceChange(Action.UPDATE, ObservedState.S3_BUCKET, bucket.logicalName(),
-                        seen.get().id(), "restore " + String.join("; ", off)));
+                        seen.get().id(), String.join(", ", off) + ": set it up again"));
             }
         }
         return changes;

@@ -2,6 +2,7 @@ package dev.keel.provisioner.aws.resources;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -95,7 +96,8 @@ public final class WalFileSystems implements ManagedResource {
                         "NO_SECURITY_GROUP", "The security group must exist before the WAL file systems; "
                         + "run create-security-group first.", true));
                 AwsCalls.run("fsx:CreateFileSystem", () -> fsx.createFileSystem(b -> b
-                        .clientRequestToken(want.clientToken()).fileSystemType("ONTAP")
+                        .clientRequestToken(token(want.clientToken(), groupId, want.throughputMBps(), want.subnetIds()))
+                        .fileSystemType("ONTAP")
                         .storageCapacity(want.storageGiB()).storageType("SSD").subnetIds(want.subnetIds())
                         .securityGroupIds(groupId).tags(Tags.fsx(ctx.desired().tags(want.logicalName())))
                         .ontapConfiguration(o -> o.deploymentType(want.deploymentType())
@@ -122,7 +124,7 @@ public final class WalFileSystems implements ManagedResource {
                 String fileSystemId = find(ctx, ObservedState.FSX_FILE_SYSTEM, want.logicalName()).id();
                 AwsCalls.run("fsx:CreateStorageVirtualMachine", () -> fsx.createStorageVirtualMachine(b -> b
                         .fileSystemId(fileSystemId).name(want.svmName()).rootVolumeSecurityStyle("UNIX")
-                        .clientRequestToken(want.clientToken() + "-svm")
+                        .clientRequestToken(token(want.clientToken() + "-svm", fileSystemId))
                         .tags(Tags.fsx(ctx.desired().tags(want.svmLogicalName())))));
             }
         }
@@ -133,7 +135,7 @@ public final class WalFileSystems implements ManagedResource {
             if (has(changes, Action.CREATE, want.volumeLogicalName())) {
                 String svmId = find(ctx, ObservedState.FSX_SVM, want.svmLogicalName()).id();
                 AwsCalls.run("fsx:CreateVolume", () -> fsx.createVolume(b -> b.volumeType("ONTAP")
-                        .name(want.volumeName()).clientRequestToken(want.clientToken() + "-vol")
+                        .name(want.volumeName()).clientRequestToken(token(want.clientToken() + "-vol", svmId))
                         .tags(Tags.fsx(ctx.desired().tags(want.volumeLogicalName())))
                         .ontapConfiguration(o -> o.storageVirtualMachineId(svmId).junctionPath("/wal")
                                 .sizeInMegabytes(WAL_VOLUME_MB).securityStyle("UNIX")
@@ -237,6 +239,15 @@ public final class WalFileSystems implements ManagedResource {
     private static ObservedState.Resource find(StepContext ctx, String type, String logicalName) {
         return ctx.observed().find(type, logicalName).orElseThrow(() -> new ProvisioningException("NOT_READY",
                 logicalName + " (" + type + ") is not there yet; the step will be tried again.", true));
+    }
+
+    /**
+     * A client token for a create: the same for the same request, so a repeated call (an answer lost, a worker gone)
+     * returns what the first made; another for a create on other terms (a file system made anew in a security group
+     * made anew, an SVM on a file system made anew), which AWS would refuse under the first token.
+     */
+    private static String token(String base, Object... terms) {
+        return base + "-" + Integer.toHexString(Arrays.hashCode(terms));
     }
 
     private static boolean has(List<ResourceChange> changes, Action action, String logicalName) {
