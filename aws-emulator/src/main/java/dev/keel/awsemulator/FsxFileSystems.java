@@ -33,26 +33,22 @@ record FsxFileSystems(FsxStore store) {
     private static final Pattern WEEKLY_TIME = Pattern.compile("[1-7]:([01]\\d|2[0-3]):([0-5]\\d)");
     private static final Pattern DAILY_TIME = Pattern.compile("([01]\\d|2[0-3]):([0-5]\\d)");
 
-    static final class FileSystem extends FsxStore.Resource {
-        final String region;
-        final String accountId;
-        final String deploymentType;
-        final int haPairs;
-        int throughputPerHaPair;
-        final List<Update> updates = new ArrayList<>();
-
-        FileSystem(String id, String arn, Instant createdAt, Instant readyAt, String region, String accountId,
-                   String deploymentType, int haPairs, int throughputPerHaPair, ObjectNode base) {
-            super(id, arn, createdAt, readyAt, base);
-            this.region = region;
-            this.accountId = accountId;
-            this.deploymentType = deploymentType;
-            this.haPairs = haPairs;
-            this.throughputPerHaPair = throughputPerHaPair;
-        }
+    /** A file system; {@code throughput} is its throughput per HA pair now, with the updates asked of it. */
+    record FileSystem(String id, String arn, Instant readyAt, String region, String accountId, String deploymentType,
+                      int haPairs, ObjectNode base, Throughput throughput, FsxStore.Changes changes)
+            implements FsxStore.Resource {
 
         Update pendingUpdate() {
-            return updates.stream().filter(u -> !u.applied).findFirst().orElse(null);
+            return throughput.updates.stream().filter(u -> !u.applied).findFirst().orElse(null);
+        }
+    }
+
+    static final class Throughput {
+        int perHaPair;
+        final List<Update> updates = new ArrayList<>();
+
+        Throughput(int perHaPair) {
+            this.perHaPair = perHaPair;
         }
     }
 
@@ -72,10 +68,10 @@ record FsxFileSystems(FsxStore store) {
     /** Applies the throughput updates that have finished by {@code now}. */
     void applyFinishedUpdates(Instant now) {
         for (FileSystem fs : store.fileSystems.values()) {
-            for (Update update : fs.updates) {
+            for (Update update : fs.throughput().updates) {
                 if (!update.applied && !now.isBefore(update.completesAt)) {
                     update.applied = true;
-                    fs.throughputPerHaPair = update.targetThroughputPerHaPair;
+                    fs.throughput().perHaPair = update.targetThroughputPerHaPair;
                 }
             }
         }
@@ -199,9 +195,9 @@ record FsxFileSystems(FsxStore store) {
         config.put("WeeklyMaintenanceStartTime", weekly == null ? "1:05:00" : weekly);
         config.put("HAPairs", haPairs);
 
-        FileSystem fs = new FileSystem(id, arn, now, now.plus(store.lifecycles.fileSystemCreate()), caller.region(),
-                caller.accountId(), deploymentType, haPairs, perHaPair, base);
-        fs.tags.putAll(tags);
+        FileSystem fs = new FileSystem(id, arn, now.plus(store.lifecycles.fileSystemCreate()), caller.region(),
+                caller.accountId(), deploymentType, haPairs, base, new Throughput(perHaPair), new FsxStore.Changes());
+        fs.changes().tags.putAll(tags);
         store.fileSystems.put(id, fs);
         store.remember("CreateFileSystem", token, request, id);
         return Json.object().set("FileSystem", describe(fs));
@@ -356,7 +352,7 @@ record FsxFileSystems(FsxStore store) {
         }
         String lifecycle = lifecycle(fs);
         if (!"AVAILABLE".equals(lifecycle)) {
-            throw new AwsError("BadRequest", "Unable to perform the update: file system " + fs.id
+            throw new AwsError("BadRequest", "Unable to perform the update: file system " + fs.id()
                     + " is in the " + lifecycle + " state, it must be AVAILABLE");
         }
         if (weekly != null && !WEEKLY_TIME.matcher(weekly).matches()) {
@@ -370,13 +366,13 @@ record FsxFileSystems(FsxStore store) {
         }
         Integer target = null;
         if (total != null || perPair != null) {
-            target = throughputPerHaPair(fs.deploymentType, fs.haPairs, total, perPair);
-            if (target == fs.throughputPerHaPair) {
+            target = throughputPerHaPair(fs.deploymentType(), fs.haPairs(), total, perPair);
+            if (target == fs.throughput().perHaPair) {
                 throw new AwsError("BadRequest", "The file system already has a throughput capacity of "
-                        + target * fs.haPairs + " MBps");
+                        + target * fs.haPairs() + " MBps");
             }
         }
-        ObjectNode config = (ObjectNode) fs.base.get("OntapConfiguration");
+        ObjectNode config = (ObjectNode) fs.base().get("OntapConfiguration");
         if (weekly != null) {
             config.put("WeeklyMaintenanceStartTime", weekly);
         }
@@ -388,23 +384,23 @@ record FsxFileSystems(FsxStore store) {
         }
         if (target != null) {
             Instant now = store.clock.instant();
-            fs.updates.add(new Update(now, now.plus(store.lifecycles.fileSystemUpdate()), target));
+            fs.throughput().updates.add(new Update(now, now.plus(store.lifecycles.fileSystemUpdate()), target));
         }
-        store.remember("UpdateFileSystem", token, request, fs.id);
+        store.remember("UpdateFileSystem", token, request, fs.id());
         return Json.object().set("FileSystem", describe(fs));
     }
 
     JsonNode deleteFileSystem(JsonNode request) {
         FileSystem fs = fileSystem(Json.requiredString(request, "FileSystemId", "BadRequest"));
-        if (fs.deletingSince == null) {
-            List<String> remaining = store.svms.values().stream().filter(s -> s.fileSystemId.equals(fs.id)).map(s -> s.id).toList();
+        if (fs.changes().deletingSince == null) {
+            List<String> remaining = store.svms.values().stream().filter(s -> s.fileSystemId().equals(fs.id())).map(s -> s.id()).toList();
             if (!remaining.isEmpty()) {
-                throw new AwsError("BadRequest", "Cannot delete file system " + fs.id
+                throw new AwsError("BadRequest", "Cannot delete file system " + fs.id()
                         + " while it has storage virtual machines: delete " + String.join(", ", remaining) + " first");
             }
-            fs.deletingSince = store.clock.instant();
+            fs.changes().deletingSince = store.clock.instant();
         }
-        return FsxRequests.deleting("FileSystemId", fs.id);
+        return FsxRequests.deleting("FileSystemId", fs.id());
     }
 
     FileSystem fileSystem(String id) {
@@ -413,26 +409,26 @@ record FsxFileSystems(FsxStore store) {
 
     String lifecycle(FileSystem fs) {
         Instant now = store.clock.instant();
-        if (fs.deletingSince != null) {
+        if (fs.changes().deletingSince != null) {
             return "DELETING";
         }
-        if (now.isBefore(fs.readyAt)) {
+        if (now.isBefore(fs.readyAt())) {
             return "CREATING";
         }
         return fs.pendingUpdate() != null ? "UPDATING" : "AVAILABLE";
     }
 
     ObjectNode describe(FileSystem fs) {
-        ObjectNode out = fs.base.deepCopy();
+        ObjectNode out = fs.base().deepCopy();
         out.put("Lifecycle", lifecycle(fs));
-        out.set("Tags", FsxTags.list(fs.tags));
+        out.set("Tags", FsxTags.list(fs.changes().tags));
         ObjectNode config = (ObjectNode) out.get("OntapConfiguration");
-        config.put("ThroughputCapacity", fs.throughputPerHaPair * fs.haPairs);
-        config.put("ThroughputCapacityPerHAPair", fs.throughputPerHaPair);
-        if (!fs.updates.isEmpty()) {
+        config.put("ThroughputCapacity", fs.throughput().perHaPair * fs.haPairs());
+        config.put("ThroughputCapacityPerHAPair", fs.throughput().perHaPair);
+        if (!fs.throughput().updates.isEmpty()) {
             Instant now = store.clock.instant();
             ArrayNode actions = out.putArray("AdministrativeActions");
-            for (Update update : fs.updates) {
+            for (Update update : fs.throughput().updates) {
                 ObjectNode action = actions.addObject();
                 action.put("AdministrativeActionType", "FILE_SYSTEM_UPDATE");
                 long total = Duration.between(update.requestedAt, update.completesAt).toMillis();
@@ -442,7 +438,7 @@ record FsxFileSystems(FsxStore store) {
                 action.put("Status", update.applied ? "COMPLETED" : "IN_PROGRESS");
                 ObjectNode targetValues = action.putObject("TargetFileSystemValues");
                 ObjectNode targetConfig = targetValues.putObject("OntapConfiguration");
-                targetConfig.put("ThroughputCapacity", update.targetThroughputPerHaPair * fs.haPairs);
+                targetConfig.put("ThroughputCapacity", update.targetThroughputPerHaPair * fs.haPairs());
                 targetConfig.put("ThroughputCapacityPerHAPair", update.targetThroughputPerHaPair);
             }
         }

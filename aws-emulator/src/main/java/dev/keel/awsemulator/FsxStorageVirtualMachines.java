@@ -17,15 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
 
-    static final class Svm extends FsxStore.Resource {
-        final String fileSystemId;
-        final String name;
-
-        Svm(String id, String arn, Instant createdAt, Instant readyAt, String fileSystemId, String name, ObjectNode base) {
-            super(id, arn, createdAt, readyAt, base);
-            this.fileSystemId = fileSystemId;
-            this.name = name;
-        }
+    record Svm(String id, String arn, Instant readyAt, String fileSystemId, String name, ObjectNode base,
+               FsxStore.Changes changes) implements FsxStore.Resource {
     }
 
     JsonNode createSvm(JsonNode request) {
@@ -42,11 +35,11 @@ record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
         }
         String lifecycle = fileSystems.lifecycle(fs);
         if (!"AVAILABLE".equals(lifecycle) && !"UPDATING".equals(lifecycle)) {
-            throw new AwsError("BadRequest", "Cannot create a storage virtual machine on file system " + fs.id
+            throw new AwsError("BadRequest", "Cannot create a storage virtual machine on file system " + fs.id()
                     + " in the " + lifecycle + " state");
         }
-        if (store.svms.values().stream().anyMatch(s -> s.fileSystemId.equals(fs.id) && s.name.equals(name))) {
-            throw new AwsError("BadRequest", "A storage virtual machine named " + name + " already exists on " + fs.id);
+        if (store.svms.values().stream().anyMatch(s -> s.fileSystemId().equals(fs.id()) && s.name().equals(name))) {
+            throw new AwsError("BadRequest", "A storage virtual machine named " + name + " already exists on " + fs.id());
         }
         String password = Json.string(request, "SvmAdminPassword");
         if (password != null && (password.length() < 8 || password.length() > 50)) {
@@ -64,8 +57,8 @@ record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
 
         Instant now = store.clock.instant();
         String id = "svm-" + FsxRequests.hex(17);
-        String arn = "arn:aws:fsx:" + fs.region + ":" + fs.accountId + ":storage-virtual-machine/" + fs.id + "/" + id;
-        String dns = id + "." + fs.id + ".fsx." + fs.region + ".amazonaws.com";
+        String arn = "arn:aws:fsx:" + fs.region() + ":" + fs.accountId() + ":storage-virtual-machine/" + fs.id() + "/" + id;
+        String dns = id + "." + fs.id() + ".fsx." + fs.region() + ".amazonaws.com";
         ObjectNode base = Json.object();
         base.put("CreationTime", Json.epochSeconds(now));
         ObjectNode endpoints = base.putObject("Endpoints");
@@ -78,24 +71,25 @@ record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
         ObjectNode nfs = endpoints.putObject("Nfs");
         nfs.put("DNSName", dns);
         nfs.set("IpAddresses", management.get("IpAddresses").deepCopy());
-        base.put("FileSystemId", fs.id);
+        base.put("FileSystemId", fs.id());
         base.put("Name", name);
         base.put("ResourceARN", arn);
         base.put("StorageVirtualMachineId", id);
         base.put("Subtype", "DEFAULT");
         base.put("UUID", UUID.randomUUID().toString());
         base.put("RootVolumeSecurityStyle", style);
-        Svm svm = new Svm(id, arn, now, now.plus(store.lifecycles.svmCreate()), fs.id, name, base);
-        svm.tags.putAll(tags);
+        Svm svm = new Svm(id, arn, now.plus(store.lifecycles.svmCreate()), fs.id(), name, base, new FsxStore.Changes());
+        svm.changes().tags.putAll(tags);
         store.svms.put(id, svm);
 
         // ONTAP gives every SVM a root volume; AWS lists it and refuses to delete it on its own.
         String rootId = "fsvol-" + FsxRequests.hex(17);
-        ObjectNode rootConfig = FsxVolumes.volumeConfig(svm.id, "/", 1024, style, false);
+        ObjectNode rootConfig = FsxVolumes.volumeConfig(svm.id(), "/", 1024, style, false);
         rootConfig.put("StorageVirtualMachineRoot", true);
         ObjectNode rootBase = FsxVolumes.volumeBase(fs, rootId, name + "_root", now, rootConfig);
-        store.volumes.put(rootId, new FsxVolumes.Volume(rootId, rootBase.get("ResourceARN").stringValue(), now, now.plus(store.lifecycles.svmCreate()),
-                fs.id, svm.id, name + "_root", "/", true, rootBase));
+        store.volumes.put(rootId, new FsxVolumes.Volume(rootId, rootBase.get("ResourceARN").stringValue(),
+                now.plus(store.lifecycles.svmCreate()), fs.id(), svm.id(), name + "_root", "/", true, rootBase,
+                new FsxStore.Changes()));
 
         store.remember("CreateStorageVirtualMachine", token, request, id);
         return Json.object().set("StorageVirtualMachine", store.describe(svm));
@@ -106,7 +100,7 @@ record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
         Map<String, List<String>> filters = FsxRequests.filters(request, Set.of("file-system-id"));
         List<Svm> selected = new ArrayList<>();
         for (Svm svm : ids.isEmpty() ? List.copyOf(store.svms.values()) : ids.stream().map(this::svm).toList()) {
-            if (FsxRequests.matches(filters, "file-system-id", svm.fileSystemId)) {
+            if (FsxRequests.matches(filters, "file-system-id", svm.fileSystemId())) {
                 selected.add(svm);
             }
         }
@@ -115,19 +109,19 @@ record FsxStorageVirtualMachines(FsxStore store, FsxFileSystems fileSystems) {
 
     JsonNode deleteSvm(JsonNode request) {
         Svm svm = svm(Json.requiredString(request, "StorageVirtualMachineId", "BadRequest"));
-        if (svm.deletingSince == null) {
+        if (svm.changes().deletingSince == null) {
             List<String> remaining = store.volumes.values().stream()
-                    .filter(v -> v.svmId.equals(svm.id) && !v.root).map(v -> v.id).toList();
+                    .filter(v -> v.svmId().equals(svm.id()) && !v.root()).map(v -> v.id()).toList();
             if (!remaining.isEmpty()) {
-                throw new AwsError("BadRequest", "Cannot delete storage virtual machine " + svm.id
+                throw new AwsError("BadRequest", "Cannot delete storage virtual machine " + svm.id()
                         + " while it has volumes: delete " + String.join(", ", remaining) + " first");
             }
             Instant now = store.clock.instant();
-            svm.deletingSince = now;
-            store.volumes.values().stream().filter(v -> v.svmId.equals(svm.id) && v.deletingSince == null)
-                    .forEach(v -> v.deletingSince = now);
+            svm.changes().deletingSince = now;
+            store.volumes.values().stream().filter(v -> v.svmId().equals(svm.id()) && v.changes().deletingSince == null)
+                    .forEach(v -> v.changes().deletingSince = now);
         }
-        return FsxRequests.deleting("StorageVirtualMachineId", svm.id);
+        return FsxRequests.deleting("StorageVirtualMachineId", svm.id());
     }
 
     Svm svm(String id) {

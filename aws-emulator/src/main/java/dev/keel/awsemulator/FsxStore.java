@@ -34,23 +34,24 @@ final class FsxStore {
     record Idempotent(String operation, JsonNode request, String resourceId) {
     }
 
-    /** Something with tags and an ARN. */
-    abstract static class Resource {
-        final String id;
-        final String arn;
-        final Instant createdAt;
-        final Instant readyAt;
-        final ObjectNode base; // the static part of the description
+    /** What every FSx resource has: what is set when it is made, and its {@link Changes}. */
+    interface Resource {
+        String id();
+
+        String arn();
+
+        Instant readyAt();
+
+        /** The static part of its description. */
+        ObjectNode base();
+
+        Changes changes();
+    }
+
+    /** What changes of a resource once it is made: its tags, and since when it is being deleted. */
+    static final class Changes {
         final Map<String, String> tags = new LinkedHashMap<>();
         Instant deletingSince;
-
-        Resource(String id, String arn, Instant createdAt, Instant readyAt, ObjectNode base) {
-            this.id = id;
-            this.arn = arn;
-            this.createdAt = createdAt;
-            this.readyAt = readyAt;
-            this.base = base;
-        }
     }
 
     void clear() {
@@ -69,7 +70,7 @@ final class FsxStore {
     }
 
     private static Predicate<Resource> gone(Instant now, Duration deleting) {
-        return r -> r.deletingSince != null && !now.isBefore(r.deletingSince.plus(deleting));
+        return r -> r.changes().deletingSince != null && !now.isBefore(r.changes().deletingSince.plus(deleting));
     }
 
     <T extends Resource> T find(Map<String, T> resources, String id, String errorCode, String noun) {
@@ -83,7 +84,7 @@ final class FsxStore {
     Resource byArn(String arn) {
         for (Map<String, ? extends Resource> map : List.of(fileSystems, svms, volumes)) {
             for (Resource resource : map.values()) {
-                if (resource.arn.equals(arn)) {
+                if (resource.arn().equals(arn)) {
                     return resource;
                 }
             }
@@ -97,17 +98,17 @@ final class FsxStore {
 
     /** SVMs and volumes: their static description, lifecycle and tags. */
     ObjectNode describe(Resource child) {
-        ObjectNode out = child.base.deepCopy();
+        ObjectNode out = child.base().deepCopy();
         out.put("Lifecycle", childLifecycle(child));
-        out.set("Tags", FsxTags.list(child.tags));
+        out.set("Tags", FsxTags.list(child.changes().tags));
         return out;
     }
 
     String childLifecycle(Resource resource) {
-        if (resource.deletingSince != null) {
+        if (resource.changes().deletingSince != null) {
             return "DELETING";
         }
-        return clock.instant().isBefore(resource.readyAt) ? "CREATING" : "CREATED";
+        return clock.instant().isBefore(resource.readyAt()) ? "CREATING" : "CREATED";
     }
 
     /** Same token and same parameters: the earlier result; same token, other parameters: an error, as in AWS. */

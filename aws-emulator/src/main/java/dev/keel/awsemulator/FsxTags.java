@@ -20,12 +20,12 @@ record FsxTags(FsxStore store) {
         if (tags.isEmpty()) {
             throw new AwsError("BadRequest", "Tags must contain at least one tag");
         }
-        Map<String, String> merged = new LinkedHashMap<>(resource.tags);
+        Map<String, String> merged = new LinkedHashMap<>(resource.changes().tags);
         merged.putAll(tags);
         if (merged.size() > 50) {
             throw new AwsError("BadRequest", "A resource can have at most 50 tags");
         }
-        resource.tags.putAll(tags);
+        resource.changes().tags.putAll(tags);
         return Json.object();
     }
 
@@ -35,13 +35,13 @@ record FsxTags(FsxStore store) {
         if (keys.isEmpty()) {
             throw new AwsError("BadRequest", "TagKeys must contain at least one key");
         }
-        keys.forEach(resource.tags::remove);
+        keys.forEach(resource.changes().tags::remove);
         return Json.object();
     }
 
     JsonNode listTags(JsonNode request) {
         FsxStore.Resource resource = store.byArn(Json.requiredString(request, "ResourceARN", "BadRequest"));
-        List<Map.Entry<String, String>> entries = List.copyOf(resource.tags.entrySet());
+        List<Map.Entry<String, String>> entries = List.copyOf(resource.changes().tags.entrySet());
         ObjectNode out = (ObjectNode) FsxRequests.page(request, entries, "Tags", e -> tag(e.getKey(), e.getValue()));
         if (entries.isEmpty()) {
             out.remove("Tags"); // the model's Tags list has min 1: AWS leaves it out

@@ -14,22 +14,10 @@ import tools.jackson.databind.node.ObjectNode;
 /** FSx for ONTAP volumes: {@code CREATING}, then {@code CREATED} after the volume create duration. */
 record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualMachines svms) {
 
-    static final class Volume extends FsxStore.Resource {
-        final String fileSystemId;
-        final String svmId;
-        final String name;
-        final String junctionPath;
-        final boolean root;
-
-        Volume(String id, String arn, Instant createdAt, Instant readyAt, String fileSystemId, String svmId,
-               String name, String junctionPath, boolean root, ObjectNode base) {
-            super(id, arn, createdAt, readyAt, base);
-            this.fileSystemId = fileSystemId;
-            this.svmId = svmId;
-            this.name = name;
-            this.junctionPath = junctionPath;
-            this.root = root;
-        }
+    /** A volume; {@code root}: the SVM's root volume, which goes with the SVM. */
+    record Volume(String id, String arn, Instant readyAt, String fileSystemId, String svmId, String name,
+                  String junctionPath, boolean root, ObjectNode base, FsxStore.Changes changes)
+            implements FsxStore.Resource {
     }
 
     JsonNode createVolume(JsonNode request) {
@@ -55,10 +43,10 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
         FsxStorageVirtualMachines.Svm svm = svms.svm(Json.requiredString(ontap, "StorageVirtualMachineId", "BadRequest"));
         String svmLifecycle = store.childLifecycle(svm);
         if (!"CREATED".equals(svmLifecycle)) {
-            throw new AwsError("BadRequest", "Cannot create a volume on storage virtual machine " + svm.id
+            throw new AwsError("BadRequest", "Cannot create a volume on storage virtual machine " + svm.id()
                     + " in the " + svmLifecycle + " state");
         }
-        FsxFileSystems.FileSystem fs = fileSystems.fileSystem(svm.fileSystemId);
+        FsxFileSystems.FileSystem fs = fileSystems.fileSystem(svm.fileSystemId());
         Integer sizeMb = Json.integer(ontap, "SizeInMegabytes");
         Long sizeBytes = Json.longValue(ontap, "SizeInBytes");
         if (sizeMb == null && sizeBytes == null) {
@@ -76,21 +64,21 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
             throw new AwsError("BadRequest", "JunctionPath must start with /");
         }
         for (Volume other : store.volumes.values()) {
-            if (other.svmId.equals(svm.id) && other.name.equals(name)) {
-                throw new AwsError("BadRequest", "A volume named " + name + " already exists on " + svm.id);
+            if (other.svmId().equals(svm.id()) && other.name().equals(name)) {
+                throw new AwsError("BadRequest", "A volume named " + name + " already exists on " + svm.id());
             }
-            if (junctionPath != null && other.svmId.equals(svm.id) && junctionPath.equals(other.junctionPath)) {
-                throw new AwsError("BadRequest", "Junction path " + junctionPath + " is already used by " + other.id);
+            if (junctionPath != null && other.svmId().equals(svm.id()) && junctionPath.equals(other.junctionPath())) {
+                throw new AwsError("BadRequest", "Junction path " + junctionPath + " is already used by " + other.id());
             }
         }
         String style = Objects.requireNonNullElse(Json.string(ontap, "SecurityStyle"),
-                svm.base.get("RootVolumeSecurityStyle").stringValue());
+                svm.base().get("RootVolumeSecurityStyle").stringValue());
         Boolean efficiency = Json.bool(ontap, "StorageEfficiencyEnabled");
         Map<String, String> tags = FsxTags.parse(request);
 
         Instant now = store.clock.instant();
         String id = "fsvol-" + FsxRequests.hex(17);
-        ObjectNode config = volumeConfig(svm.id, junctionPath, megabytes, style, efficiency != null && efficiency);
+        ObjectNode config = volumeConfig(svm.id(), junctionPath, megabytes, style, efficiency != null && efficiency);
         JsonNode tiering = Json.struct(ontap, "TieringPolicy");
         if (!tiering.isMissingNode()) {
             ObjectNode tieringOut = config.putObject("TieringPolicy");
@@ -109,9 +97,9 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
             config.put("SnapshotPolicy", snapshotPolicy);
         }
         ObjectNode base = volumeBase(fs, id, name, now, config);
-        Volume volume = new Volume(id, base.get("ResourceARN").stringValue(), now, now.plus(store.lifecycles.volumeCreate()),
-                fs.id, svm.id, name, junctionPath, false, base);
-        volume.tags.putAll(tags);
+        Volume volume = new Volume(id, base.get("ResourceARN").stringValue(), now.plus(store.lifecycles.volumeCreate()),
+                fs.id(), svm.id(), name, junctionPath, false, base, new FsxStore.Changes());
+        volume.changes().tags.putAll(tags);
         store.volumes.put(id, volume);
         store.remember("CreateVolume", token, request, id);
         return Json.object().set("Volume", store.describe(volume));
@@ -141,10 +129,10 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
     static ObjectNode volumeBase(FsxFileSystems.FileSystem fs, String id, String name, Instant now, ObjectNode config) {
         ObjectNode base = Json.object();
         base.put("CreationTime", Json.epochSeconds(now));
-        base.put("FileSystemId", fs.id);
+        base.put("FileSystemId", fs.id());
         base.put("Name", name);
         base.set("OntapConfiguration", config);
-        base.put("ResourceARN", "arn:aws:fsx:" + fs.region + ":" + fs.accountId + ":volume/" + fs.id + "/" + id);
+        base.put("ResourceARN", "arn:aws:fsx:" + fs.region() + ":" + fs.accountId() + ":volume/" + fs.id() + "/" + id);
         base.put("VolumeId", id);
         base.put("VolumeType", "ONTAP");
         return base;
@@ -155,8 +143,8 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
         Map<String, List<String>> filters = FsxRequests.filters(request, Set.of("file-system-id", "storage-virtual-machine-id"));
         List<Volume> selected = new ArrayList<>();
         for (Volume volume : ids.isEmpty() ? List.copyOf(store.volumes.values()) : ids.stream().map(this::volume).toList()) {
-            if (FsxRequests.matches(filters, "file-system-id", volume.fileSystemId)
-                    && FsxRequests.matches(filters, "storage-virtual-machine-id", volume.svmId)) {
+            if (FsxRequests.matches(filters, "file-system-id", volume.fileSystemId())
+                    && FsxRequests.matches(filters, "storage-virtual-machine-id", volume.svmId())) {
                 selected.add(volume);
             }
         }
@@ -165,14 +153,14 @@ record FsxVolumes(FsxStore store, FsxFileSystems fileSystems, FsxStorageVirtualM
 
     JsonNode deleteVolume(JsonNode request) {
         Volume volume = volume(Json.requiredString(request, "VolumeId", "BadRequest"));
-        if (volume.root) {
-            throw new AwsError("BadRequest", "Volume " + volume.id
+        if (volume.root()) {
+            throw new AwsError("BadRequest", "Volume " + volume.id()
                     + " is the root volume of its storage virtual machine; it is deleted with the SVM");
         }
-        if (volume.deletingSince == null) {
-            volume.deletingSince = store.clock.instant();
+        if (volume.changes().deletingSince == null) {
+            volume.changes().deletingSince = store.clock.instant();
         }
-        return FsxRequests.deleting("VolumeId", volume.id);
+        return FsxRequests.deleting("VolumeId", volume.id());
     }
 
     private Volume volume(String id) {
