@@ -46,18 +46,27 @@ public final class AwsApiEmulator implements AutoCloseable {
     /** The account id when the access key is not 12 digits; the same default as LocalStack's. */
     static final String DEFAULT_ACCOUNT = "000000000000";
 
-    /** Start-up options; the delays pace the FSx lifecycles. */
-    public record Options(String host, int port, Duration fsxCreateDelay, Duration fsxUpdateDelay) {
+    /** Start-up options; {@code fsx} paces the FSx lifecycles. */
+    public record Options(String host, int port, FsxLifecycles fsx) {
         public static Options defaults() {
-            return new Options("127.0.0.1", 4577, Duration.ofSeconds(5), Duration.ofSeconds(3));
+            return new Options("127.0.0.1", 4577, FsxLifecycles.quick(Duration.ofSeconds(5), Duration.ofSeconds(3)));
         }
 
         public Options withPort(int newPort) {
-            return new Options(host, newPort, fsxCreateDelay, fsxUpdateDelay);
+            return new Options(host, newPort, fsx);
         }
 
+        /** Quick lifecycles: a file system is created in {@code create}, everything else takes {@code update}. */
         public Options withDelays(Duration create, Duration update) {
-            return new Options(host, port, create, update);
+            return new Options(host, port, FsxLifecycles.quick(create, update));
+        }
+
+        public Duration fsxCreateDelay() {
+            return fsx.fileSystemCreate();
+        }
+
+        public Duration fsxUpdateDelay() {
+            return fsx.fileSystemUpdate();
         }
     }
 
@@ -86,13 +95,12 @@ public final class AwsApiEmulator implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 128);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AwsApiEmulator emulator = new AwsApiEmulator(server, executor,
-                new Fsx(clock, options.fsxCreateDelay(), options.fsxUpdateDelay()), new Marketplace(clock));
+                new Fsx(clock, options.fsx()), new Marketplace(clock));
         server.createContext("/", emulator::handle);
         server.setExecutor(executor);
         server.start();
         LOG.info(() -> BANNER + "; listening on http://" + options.host() + ":" + emulator.port()
-                + " (FSx create " + options.fsxCreateDelay().toMillis() + " ms, update "
-                + options.fsxUpdateDelay().toMillis() + " ms)");
+                + " (FSx lifecycles " + options.fsx() + ")");
         return emulator;
     }
 
@@ -280,7 +288,8 @@ public final class AwsApiEmulator implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             System.err.println("usage: java -jar keel-aws-emulator.jar [--host 127.0.0.1] [--port 4577]"
-                    + " [--fsx-create-seconds 5] [--fsx-update-seconds 3]");
+                    + " [--fsx-create-seconds 5] [--fsx-update-seconds 3] [--fsx-lifecycle quick|realistic]"
+                    + " [--time-scale 1]");
             System.exit(2);
             return;
         }
@@ -298,6 +307,8 @@ public final class AwsApiEmulator implements AutoCloseable {
         int port = defaults.port();
         Duration create = defaults.fsxCreateDelay();
         Duration update = defaults.fsxUpdateDelay();
+        boolean realistic = false;
+        double timeScale = 1;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -314,10 +325,17 @@ public final class AwsApiEmulator implements AutoCloseable {
                 case "--port" -> port = parseInt(name, value);
                 case "--fsx-create-seconds" -> create = seconds(name, value);
                 case "--fsx-update-seconds" -> update = seconds(name, value);
+                case "--fsx-lifecycle" -> realistic = switch (value) {
+                    case "quick" -> false;
+                    case "realistic" -> true;
+                    default -> throw new IllegalArgumentException(name + " must be quick or realistic, got " + value);
+                };
+                case "--time-scale" -> timeScale = seconds(name, value).toMillis() / 1000.0;
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
-        return new Options(host, port, create, update);
+        FsxLifecycles lifecycles = realistic ? FsxLifecycles.realistic() : FsxLifecycles.quick(create, update);
+        return new Options(host, port, timeScale == 1 ? lifecycles : lifecycles.scaled(timeScale));
     }
 
     private static int parseInt(String name, String value) {

@@ -107,4 +107,15 @@ class WireProtocolTest {
         assertThatThrownBy(() -> AwsApiEmulator.parseArgs(new String[] {"--bogus", "1"}))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void realisticLifecyclesScaledDown() {
+        AwsApiEmulator.Options options = AwsApiEmulator.parseArgs(new String[] {
+                "--fsx-lifecycle", "realistic", "--time-scale", "0.01"});
+        assertThat(options.fsx()).isEqualTo(FsxLifecycles.realistic().scaled(0.01));
+        assertThat(options.fsxCreateDelay()).isEqualTo(Duration.ofSeconds(18));
+        assertThat(options.fsx().svmCreate()).isEqualTo(Duration.ofSeconds(3));
+        assertThatThrownBy(() -> AwsApiEmulator.parseArgs(new String[] {"--fsx-lifecycle", "slow"}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

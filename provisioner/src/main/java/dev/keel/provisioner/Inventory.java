@@ -7,7 +7,8 @@ public record Inventory(String bootstrapServers, List<Broker> brokers, List<Clou
 
     public static final Inventory EMPTY = new Inventory(null, List.of(), List.of());
 
-    public record Broker(int nodeId, String availabilityZone, String address) {
+    /** {@code machineId}: the machine the broker runs on (an EC2 instance id), which its agent reports as its own. */
+    public record Broker(int nodeId, String availabilityZone, String address, String machineId) {
     }
 
     public record CloudResource(String type, String id) {

@@ -9,6 +9,12 @@ import java.util.List;
  */
 public interface ProvisioningDriver {
 
+    /**
+     * The name drivers give the step of an update that terminates the brokers beyond the spec's count. The control
+     * plane drains those brokers in a step of its own just before it: the driver never reaches brokers.
+     */
+    String RETIRE_SURPLUS_BROKERS = "retire-surplus-brokers";
+
     List<String> steps(ChangeKind kind, ProvisioningTarget target);
 
     /** Applies one step and returns the inventory observed afterwards. */

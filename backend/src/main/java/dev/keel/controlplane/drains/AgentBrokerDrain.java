@@ -15,19 +15,18 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import dev.keel.provisioner.ProvisioningException;
-import dev.keel.provisioner.ProvisioningTarget;
-import dev.keel.provisioner.aws.BrokerDrain;
 
 /**
  * Drains the surplus brokers through their agents before scale-down terminates them, and waits: done when every
- * agent reports its broker hosts no partition. A machine whose agent is silent (for {@code keel.health.stale-after})
+ * agent reports its broker hosts no partition. It is a step of its own in an update, run outside any transaction
+ * like every step, so the agents' reports see the requests at once. A machine whose agent is silent (for {@code keel.health.stale-after})
  * has no broker left to drain and is terminated as it is. A drain that fails, or outlasts
  * {@code keel.provisioning.drain-timeout}, fails the step with the broker and the reason named, and the machines are
  * left running: their partitions would go offline with them. The requests are durable, so a resumed step waits for
  * the same drains.
  */
 @Component
-class AgentBrokerDrain implements BrokerDrain {
+public class AgentBrokerDrain {
 
     private static final Logger log = LoggerFactory.getLogger(AgentBrokerDrain.class);
 
@@ -48,11 +47,13 @@ class AgentBrokerDrain implements BrokerDrain {
         this.pollInterval = pollInterval;
     }
 
-    @Override
-    public void drain(ProvisioningTarget target, Map<String, Integer> nodesByMachine) {
-        UUID instanceId = target.instanceId();
+    /**
+     * Returns once the brokers of {@code nodesByMachine} (node ids by EC2 instance id, all at or above
+     * {@code brokerCount}) have moved their partitions to the brokers that stay, or throws and the machines are kept.
+     */
+    public void drain(UUID instanceId, int brokerCount, Map<String, Integer> nodesByMachine) {
         // Nodes 0..brokerCount-1 stay; the others are on their way out and take no partition.
-        List<Integer> staying = IntStream.range(0, target.brokerCount()).boxed().toList();
+        List<Integer> staying = IntStream.range(0, brokerCount).boxed().toList();
         nodesByMachine.forEach((machine, node) -> requests.request(instanceId, machine, node, staying));
         Map<String, Integer> pending = new TreeMap<>(nodesByMachine);
         Instant deadline = clock.instant().plus(timeout);

@@ -12,8 +12,6 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The drains asked of broker machines and their progress. The control plane cannot reach brokers: a request waits
@@ -36,10 +34,8 @@ public class DrainRequests {
 
     /**
      * Asks the machine to move its partitions to the brokers {@code drainTo}; asking again is a no-op, unless the last
-     * attempt failed: then it is retried. Committed at once: the asking step's own transaction lasts until the drain
-     * is done, and the agent's report must see the request before that.
+     * attempt failed: then it is retried.
      */
-    @Transactional(propagation = Propagation.REQUIRES_NEW)
     public void request(UUID instanceId, String ec2InstanceId, int nodeId, List<Integer> drainTo) {
         Timestamp now = Timestamp.from(clock.instant());
         jdbc.sql("""

@@ -1,41 +1,81 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Component;
 
 import dev.keel.controlplane.billing.CapacityLedger;
-
+import dev.keel.controlplane.drains.AgentBrokerDrain;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationWorkflow;
+import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
+import dev.keel.provisioner.ProvisioningTarget;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What each operation step and outcome means for an instance. */
+/**
+ * What each operation step and outcome means for an instance: the driver's steps change the cloud,
+ * and {@value #DRAIN_SURPLUS_BROKERS}, the control plane's own, moves the partitions off the brokers
+ * an update is about to retire.
+ */
 @Component
 class InstanceWorkflow implements OperationWorkflow {
+
+    static final String DRAIN_SURPLUS_BROKERS = "drain-surplus-brokers";
 
     private final InstanceRepository repository;
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
+    private final AgentBrokerDrain drain;
     private final JsonMapper json;
     private final CapacityLedger capacity;
     private final Clock clock;
 
-    InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets, JsonMapper json,
-                     CapacityLedger capacity, Clock clock) {
+    InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
+                     AgentBrokerDrain drain, JsonMapper json, CapacityLedger capacity, Clock clock) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
+        this.drain = drain;
         this.json = json;
         this.capacity = capacity;
         this.clock = clock;
     }
 
+    /** The steps of a change: the driver's, with the drain just before the surplus brokers are retired. */
+    List<String> steps(ChangeKind kind, ProvisioningTarget target) {
+        List<String> steps = new ArrayList<>();
+        for (String step : driver.steps(kind, target)) {
+            if (step.equals(ProvisioningDriver.RETIRE_SURPLUS_BROKERS)) {
+                steps.add(DRAIN_SURPLUS_BROKERS);
+            }
+            steps.add(step);
+        }
+        return List.copyOf(steps);
+    }
+
     @Override
-    public void runStep(Operation operation, String step) {
+    public StepResult runStep(Operation operation, String step) {
         Instance instance = repository.find(operation.instanceId()).orElseThrow();
-        repository.updateInventory(instance.id(), driver.apply(step, targets.of(instance)));
+        ProvisioningTarget target = targets.of(instance);
+        if (step.equals(DRAIN_SURPLUS_BROKERS)) {
+            drain.drain(instance.id(), target.brokerCount(), surplus(instance.inventory(), target.brokerCount()));
+            return StepResult.NOTHING;
+        }
+        Inventory inventory = driver.apply(step, target);
+        return () -> repository.updateInventory(instance.id(), inventory);
+    }
+
+    /** The machines of the brokers at or beyond {@code brokerCount}, as last observed: node id by machine. */
+    private static Map<String, Integer> surplus(Inventory inventory, int brokerCount) {
+        return inventory.brokers().stream()
+                .filter(b -> b.nodeId() >= brokerCount && b.machineId() != null)
+                .collect(Collectors.toMap(Inventory.Broker::machineId, Inventory.Broker::nodeId));
     }
 
     @Override

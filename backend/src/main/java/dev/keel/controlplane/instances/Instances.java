@@ -46,17 +46,20 @@ public class Instances {
     private final Operations operations;
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
+    private final InstanceWorkflow workflow;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
-              ProvisioningDriver driver, ProvisioningTargets targets, AuditLog audit, TransactionTemplate transactions) {
+              ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
+              TransactionTemplate transactions) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
         this.operations = operations;
         this.driver = driver;
         this.targets = targets;
+        this.workflow = workflow;
         this.audit = audit;
         this.transactions = transactions;
     }
@@ -308,7 +311,7 @@ public class Instances {
     private Operation start(Instance instance, OperationType type, String requestedBy, String reason,
                             InstanceSpec previousSpec) {
         return operations.start(instance.organizationId(), instance.id(), type,
-                driver.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), requestedBy, reason,
+                workflow.steps(ChangeKind.valueOf(type.name()), targets.of(instance)), requestedBy, reason,
                 instance.state().name(), previousSpec);
     }
 

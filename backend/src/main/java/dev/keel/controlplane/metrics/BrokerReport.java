@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a broker agent sends every 10 s; its JSON form is specified by
- * {@code src/main/resources/ingest/report.schema.json}, which the agent is tested against. A null is
+ * {@code contract/agent-report.schema.json}, which both this side and the agent are tested against. A null is
  * read only where that schema allows one ({@code @Nullable}).
  */
 record BrokerReport(Integer schemaVersion, UUID instanceId, Integer nodeId, @Nullable String ec2InstanceId, Instant observedAt,

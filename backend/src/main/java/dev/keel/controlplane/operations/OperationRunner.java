@@ -26,7 +26,8 @@ import dev.keel.provisioner.ProvisioningException;
  * Executes operations from db-scheduler's durable queue. db-scheduler guarantees one worker at a
  * time per operation across processes and revives the run of a worker that died (its heartbeat
  * stops). Each step's start and completion are committed, so a revived run skips finished steps and
- * repeats only the one that was in flight, which drivers make idempotent.
+ * repeats only the one that was in flight, which drivers make idempotent. A step's own work runs
+ * between those two commits, outside any transaction: waiting on the cloud holds no connection.
  */
 @Configuration
 public class OperationRunner {
@@ -98,8 +99,9 @@ public class OperationRunner {
         transactions.executeWithoutResult(tx -> repository.stepStarted(operation.id(), step.position(), workerId));
         Timer.Sample started = Timer.start(meters);
         try {
+            OperationWorkflow.StepResult result = workflow.runStep(operation, step.name());
             transactions.executeWithoutResult(tx -> {
-                workflow.runStep(operation, step.name());
+                result.record();
                 repository.stepSucceeded(operation.id(), step.position());
             });
             started.stop(meters.timer("keel.operations.steps", "step", step.name()));

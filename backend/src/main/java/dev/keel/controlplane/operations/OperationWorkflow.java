@@ -2,16 +2,32 @@ package dev.keel.controlplane.operations;
 
 /**
  * What an operation does to the thing it changes. The engine owns ordering, retries, durability
- * and bookkeeping; a workflow owns the meaning of each step and of the outcome. Every callback runs
- * inside the engine's transaction for that step or outcome.
+ * and bookkeeping; a workflow owns the meaning of each step and of the outcome.
  */
 public interface OperationWorkflow {
 
-    void runStep(Operation operation, String step);
+    /**
+     * Does a step's work outside any database transaction: cloud calls and waits of many minutes
+     * must hold no connection and no row lock. Returns what the step leaves behind, which the engine
+     * records in the short transaction that marks the step done. A crash between the two repeats
+     * the step, so a step must be idempotent.
+     */
+    StepResult runStep(Operation operation, String step);
 
+    /** Runs inside the engine's transaction that finishes the operation; likewise the two below. */
     void succeeded(Operation operation);
 
     void failed(Operation operation, Operation.Error error);
 
     void cancelled(Operation operation);
+
+    /** What a finished step leaves behind, recorded with the step's completion. */
+    @FunctionalInterface
+    interface StepResult {
+
+        StepResult NOTHING = () -> {
+        };
+
+        void record();
+    }
 }

@@ -8,8 +8,10 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.Scheduler;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
@@ -23,11 +25,11 @@ import dev.keel.controlplane.shared.Page;
 public class Operations {
 
     private final OperationRepository repository;
-    private final SchedulerClient scheduler;
+    private final Scheduler scheduler;
     private final OperationWorkflow workflow;
     private final AuditLog audit;
 
-    Operations(OperationRepository repository, SchedulerClient scheduler, OperationWorkflow workflow, AuditLog audit) {
+    Operations(OperationRepository repository, Scheduler scheduler, OperationWorkflow workflow, AuditLog audit) {
         this.repository = repository;
         this.scheduler = scheduler;
         this.workflow = workflow;
@@ -36,7 +38,8 @@ public class Operations {
 
     /**
      * Persists an operation and queues its execution, inside the caller's transaction: the change
-     * that asked for it, the operation and the queued run commit together or not at all.
+     * that asked for it, the operation and the queued run commit together or not at all. Once they
+     * have, the workers look for it at once instead of at their next poll.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Operation start(UUID organizationId, UUID instanceId, OperationType type, List<String> steps,
@@ -48,6 +51,12 @@ public class Operations {
         UUID id = UUID.randomUUID();
         repository.insert(id, organizationId, instanceId, type, requestedBy, reason, previousState, previousSpec, steps);
         scheduler.scheduleIfNotExists(OperationRunner.RUN_OPERATION.instance(id.toString()).scheduledTo(Instant.now()));
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                scheduler.triggerCheckForDueExecutions();
+            }
+        });
         return repository.find(id).orElseThrow();
     }
 

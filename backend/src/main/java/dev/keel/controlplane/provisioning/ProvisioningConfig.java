@@ -1,13 +1,9 @@
 package dev.keel.controlplane.provisioning;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -15,24 +11,19 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
-import dev.keel.provisioner.aws.BrokerDrain;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.AwsProvisioningDriver;
-import dev.keel.provisioner.aws.FaultInjectionInterceptor;
+import dev.keel.provisioner.aws.Waits;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
- * Which driver operations use ({@code keel.provisioning.driver}): {@code aws} provisions in the
- * customer's account (real AWS, or LocalStack and the project's FSx emulator through endpoint
- * overrides); {@code no-cloud} touches nothing. Operations persist their step names, so switch
- * drivers only with no operation in flight.
- * <p>
- * {@code keel.provisioning.aws.test-faults.*} makes a share of AWS calls fail transiently and chosen
- * operations fail as denied, for resilience tests; it is off unless set and logs loudly when on.
+ * The driver operations use ({@code keel.provisioning.driver}, {@code aws} unless configured otherwise): it provisions
+ * in the customer's account (real AWS, or LocalStack and the project's FSx emulator through endpoint overrides).
+ * Operations persist their step names, so switch drivers only with no operation in flight. SDK interceptors found
+ * in the context go onto every AWS client (tests install theirs so).
  */
 @Configuration
 class ProvisioningConfig {
-
-    private static final Logger log = LoggerFactory.getLogger(ProvisioningConfig.class);
 
     @Bean
     @ConditionalOnProperty(name = "keel.provisioning.driver", havingValue = "aws")
@@ -41,33 +32,19 @@ class ProvisioningConfig {
             @Value("${keel.provisioning.aws.fsx-endpoint:}") String fsxEndpoint,
             @Value("${keel.provisioning.aws.broker-images}") List<String> brokerImages,
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
-            @Value("${keel.provisioning.aws.poll-interval:5s}") Duration pollInterval,
-            @Value("${keel.provisioning.aws.test-faults.transient-share:0}") double faultShare,
-            @Value("${keel.provisioning.aws.test-faults.denied-operations:}") List<String> deniedOperations,
-            BrokerDrain drain) {
+            @Value("${keel.provisioning.aws.wait-scale:1}") double waitScale,
+            @Value("${keel.provisioning.aws.wait-limits:}") List<String> waitLimits,
+            ObjectProvider<ExecutionInterceptor> interceptors) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));
         }
-        AwsProvisionerSettings settings = AwsProvisionerSettings.defaults()
+        return new AwsProvisioningDriver(AwsProvisionerSettings.defaults()
                 .withEndpoints(endpoints)
                 .withDefaults(BrokerImages.parse(brokerImages), ingestUrl)
-                .withWaits(pollInterval, Duration.ofMinutes(10))
-                .withDrain(drain)
+                .withWaits(WaitLimits.apply(Waits.aws(), waitLimits).scaled(waitScale))
+                .withInterceptors(interceptors.orderedStream().toList())
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.
-                .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank());
-        if (faultShare > 0 || !deniedOperations.isEmpty()) {
-            log.warn("TEST FAULT INJECTION IS ON: {} of AWS calls fail transiently, always denied: {}", faultShare,
-                    deniedOperations);
-            settings = settings.withInterceptors(List.of(
-                    new FaultInjectionInterceptor(faultShare, Set.copyOf(deniedOperations), System.nanoTime())));
-        }
-        return new AwsProvisioningDriver(settings);
-    }
-
-    @Bean
-    @ConditionalOnProperty(name = "keel.provisioning.driver", havingValue = "no-cloud", matchIfMissing = true)
-    ProvisioningDriver noCloudProvisioningDriver(@Value("${keel.provisioning.no-cloud.step-delay:500ms}") Duration stepDelay) {
-        return new NoCloudProvisioningDriver(stepDelay);
+                .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank()));
     }
 }

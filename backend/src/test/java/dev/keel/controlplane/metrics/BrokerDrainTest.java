@@ -1,7 +1,6 @@
 package dev.keel.controlplane.metrics;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -10,14 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.keel.controlplane.drains.AgentBrokerDrain;
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.provisioner.ProvisioningException;
-import dev.keel.provisioner.ProvisioningTarget;
-import dev.keel.provisioner.WalType;
-import dev.keel.provisioner.aws.BrokerDrain;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,13 +26,10 @@ class BrokerDrainTest extends ApiTest {
     @Autowired
     InstanceTokens tokens;
     @Autowired
-    BrokerDrain drain;
-    @Autowired
-    TransactionTemplate transactions;
+    AgentBrokerDrain drain;
 
     private UUID instanceId;
     private AgentReports reports;
-    private ProvisioningTarget target;
 
     @BeforeEach
     void runningInstance() {
@@ -44,8 +37,6 @@ class BrokerDrainTest extends ApiTest {
         JsonNode instance = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3));
         instanceId = UUID.fromString(instance.get("id").asString());
         reports = new AgentReports(port, instanceId);
-        target = new ProvisioningTarget(instanceId, "drained", "us-east-1", null, null, List.of(), WalType.S3, 3, null,
-                null, "m7g.large", 3, "1.7.4", null, null);
     }
 
     @Test
@@ -53,9 +44,9 @@ class BrokerDrainTest extends ApiTest {
         assertThat(answer(4, null)).as("nothing asked yet").isFalse();
         answer(5, null);
 
-        // As a step runs it: inside the step's transaction, which commits only when the step is done.
-        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> transactions.executeWithoutResult(
-                status -> drain.drain(target, Map.of(AgentReports.machine(4), 4, AgentReports.machine(5), 5))));
+        // As the drain step of a scale-down to 3 brokers runs it.
+        CompletableFuture<Void> drained = CompletableFuture.runAsync(
+                () -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4, AgentReports.machine(5), 5)));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null) && answer(5, null));
         assertThat(directives(4, null).get("drainTo").toString()).as("to the brokers that stay").isEqualTo("[0,1,2]");
         assertThat(answer(2, null)).as("a broker that stays does not drain").isFalse();
@@ -70,10 +61,8 @@ class BrokerDrainTest extends ApiTest {
 
     @Test
     void theInstanceShowsTheDrainOfTheBrokerItRetires() {
-        ProvisioningTarget toTwo = new ProvisioningTarget(instanceId, "drained", "us-east-1", null, null, List.of(),
-                WalType.S3, 3, null, null, "m7g.large", 2, "1.7.4", null, null);
         answer(2, null);
-        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> drain.drain(toTwo, Map.of(AgentReports.machine(2), 2)));
+        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> drain.drain(instanceId, 2, Map.of(AgentReports.machine(2), 2)));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(2, "DRAINING"));
 
         JsonNode brokers = api(VIEWER).get("/instances/" + instanceId).json().get("inventory").get("brokers");
@@ -87,14 +76,14 @@ class BrokerDrainTest extends ApiTest {
 
     @Test
     void aMachineThatDoesNotReportHasNoBrokerToDrain() {
-        assertThat(CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(5), 5))))
+        assertThat(CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(5), 5))))
                 .succeedsWithin(5, TimeUnit.SECONDS);
     }
 
     @Test
     void aFailedDrainFailsTheStepNamingTheBrokerAndIsAskedAgainOnRetry() {
         answer(4, null);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
         reports.send(4, tokens.of(instanceId), AgentReports.draining(AgentReports.report(instanceId, 4, true, Map.of()),
                 "FAILED", 1, "orders-0 has 3 replicas [0, 1, 4] and there is no other broker to move broker 4's replica to"));
@@ -105,14 +94,14 @@ class BrokerDrainTest extends ApiTest {
                 .withMessageContaining("no other broker to move");
         assertThat(answer(4, null)).as("a failed drain is not asked again by itself").isFalse();
 
-        CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
     }
 
     @Test
     void aDrainThatOutlastsTheTimeoutFailsTheStepAndKeepsTheBroker() {
         answer(4, null);
-        CompletableFuture<Void> slow = CompletableFuture.runAsync(() -> drain.drain(target, Map.of(AgentReports.machine(4), 4)));
+        CompletableFuture<Void> slow = CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, "DRAINING"));
 
         assertThat(slow).failsWithin(10, TimeUnit.SECONDS).withThrowableThat().havingRootCause()

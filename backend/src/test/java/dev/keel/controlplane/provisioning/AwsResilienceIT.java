@@ -14,7 +14,6 @@ import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Fixtures;
 import dev.keel.controlplane.support.InstanceLifecycle;
 import dev.keel.controlplane.support.OnboardedAccount;
-import dev.keel.provisioner.aws.AwsProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,8 +40,7 @@ class AwsResilienceIT {
                     account.instanceBody("FSWAL", 3, 6, Map.of("throughputMBps", 384, "count", 2))).json();
             String creation = created.get("id").asString();
             String instance = created.get("instanceId").asString();
-            List<String> createKills = List.of(AwsProvisioningDriver.CREATE_WAL_FILE_SYSTEMS,
-                    AwsProvisioningDriver.LAUNCH_BROKERS);
+            List<String> createKills = List.of("create-wal-file-systems", "launch-brokers");
             worker = killIn(worker, environment, creation, createKills);
 
             api = worker.api(Fixtures.EDITOR);
@@ -54,8 +52,7 @@ class AwsResilienceIT {
             createKills.forEach(step -> assertThat(attemptsOf(environment, creation, step)).as(step).isEqualTo(2));
 
             String deletion = api.delete("/instances/" + instance).json().get("id").asString();
-            List<String> deleteKills = List.of(AwsProvisioningDriver.TERMINATE_BROKERS,
-                    AwsProvisioningDriver.DELETE_WAL_FILE_SYSTEMS);
+            List<String> deleteKills = List.of("terminate-brokers", "delete-wal-file-systems");
             worker = killIn(worker, environment, deletion, deleteKills);
 
             assertSucceeded(worker.api(Fixtures.EDITOR), deletion);

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and Keycloak, called over HTTP with real tokens. All API tests share one application context.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "keel.provisioning.driver=no-cloud",
         "keel.provisioning.no-cloud.step-delay=20ms",
         "db-scheduler.polling-interval=200ms",
         "keel.operations.retry-backoff=200ms",
@@ -43,6 +44,11 @@ public abstract class ApiTest {
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", TestEnvironment::databaseUrl);
+        keycloak(registry);
+    }
+
+    /** Tokens from the test run's Keycloak, for a backend started in the test's JVM. */
+    public static void keycloak(DynamicPropertyRegistry registry) {
         registry.add("spring.security.oauth2.resourceserver.jwt.issuer-uri",
                 () -> TestEnvironment.keycloakUrl() + "/realms/byoc");
         registry.add("spring.security.oauth2.resourceserver.jwt.jwk-set-uri",

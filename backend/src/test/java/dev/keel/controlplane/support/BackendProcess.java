@@ -16,9 +16,12 @@ import java.util.Map;
 
 /**
  * The packaged backend ({@code target/keel-backend.jar}) as a separate OS process, as it runs in
- * production: for tests about several workers and about a worker dying.
+ * production, with the tests' fixtures on its loader path: for tests about several workers and
+ * about a worker dying.
  */
 public final class BackendProcess implements AutoCloseable {
+
+    private static final String FIXTURES = "target/test-fixtures";
 
     private final String workerId;
     private final int port;
@@ -38,14 +41,17 @@ public final class BackendProcess implements AutoCloseable {
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
         int port = freePort();
         Path jar = Path.of("target", "keel-backend.jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: these tests run after `mvn package`.");
+        if (!Files.exists(jar) || !Files.isDirectory(Path.of(FIXTURES))) {
+            throw new IllegalStateException(jar.toAbsolutePath() + " or " + FIXTURES
+                    + " is missing: these tests run after `mvn package`.");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
             Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString()))
+            // The packaged jar as it ships, with the tests' fixtures (the no-cloud driver, fault injection) beside it.
+            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-Dloader.path=" + FIXTURES,
+                    "-cp", jar.toString(), "org.springframework.boot.loader.launch.PropertiesLauncher"))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);

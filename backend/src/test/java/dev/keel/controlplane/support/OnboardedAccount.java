@@ -38,7 +38,7 @@ public final class OnboardedAccount {
         environment.put("KEEL_PROVISIONING_DRIVER", "aws");
         environment.put("KEEL_AWS_ENDPOINT", TestEnvironment.require("KEEL_AWS_ENDPOINT"));
         environment.put("KEEL_FSX_ENDPOINT", TestEnvironment.require("KEEL_FSX_ENDPOINT"));
-        environment.put("KEEL_AWS_POLL_INTERVAL", "500ms");
+        environment.put("KEEL_AWS_WAIT_SCALE", "0.02");
         return environment;
     }
 

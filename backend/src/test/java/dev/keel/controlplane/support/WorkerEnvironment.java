@@ -3,7 +3,10 @@ package dev.keel.controlplane.support;
 import java.time.Duration;
 import java.util.Map;
 
-/** The environment of a backend process in the multi-process tests: the test servers, a fast heartbeat, slow steps. */
+/**
+ * The environment of a backend process in the multi-process tests: the test servers, the no-cloud driver with slow
+ * steps, a fast heartbeat.
+ */
 public final class WorkerEnvironment {
 
     private WorkerEnvironment() {
@@ -13,6 +16,7 @@ public final class WorkerEnvironment {
         return Map.of(
                 "KEEL_DB_URL", TestEnvironment.databaseUrl(),
                 "KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc",
+                "KEEL_PROVISIONING_DRIVER", "no-cloud",
                 "KEEL_NO_CLOUD_STEP_DELAY", stepDelay.toMillis() + "ms",
                 "KEEL_HEARTBEAT_INTERVAL", "1s",
                 "KEEL_WORKER_THREADS", "2");

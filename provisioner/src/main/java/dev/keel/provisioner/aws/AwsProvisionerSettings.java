@@ -18,8 +18,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  *                             exponential backoff by the SDK's standard retry strategy)
  * @param backoffBase          first backoff delay
  * @param backoffMax           largest backoff delay
- * @param pollInterval         how often a step polls while waiting for AWS (instance running, gone…)
- * @param waitTimeout          how long one step waits before it gives up with a retryable failure
+ * @param waits                how patiently each kind of resource is awaited (running, available, gone…)
  * @param interceptors         extra SDK interceptors on every client (fault injection in tests)
  * @param brokerImages         AMI id per broker version (the broker image built for that AutoMQ
  *                             version), used when the target names none
@@ -28,73 +27,64 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * @param fsxStorageGiB        SSD capacity of each FSx for ONTAP file system (FSWAL)
  * @param sweepFsxForEveryWal  whether the leftover sweep also lists FSx for non-FSWAL instances
  *                             (true on real AWS; false against an emulator without FSx)
- * @param drain                hook called before a surplus broker is terminated
  * @param clock                for credential expiry
  */
 public record AwsProvisionerSettings(AwsEndpoints endpoints, AwsCredentialsProvider baseCredentials, int maxAttempts,
-                                     Duration backoffBase, Duration backoffMax, Duration pollInterval,
-                                     Duration waitTimeout, List<ExecutionInterceptor> interceptors,
+                                     Duration backoffBase, Duration backoffMax, Waits waits,
+                                     List<ExecutionInterceptor> interceptors,
                                      Map<String, String> brokerImages, String defaultIngestUrl, int walVolumeGiB,
-                                     int fsxStorageGiB, boolean sweepFsxForEveryWal, BrokerDrain drain, Clock clock) {
+                                     int fsxStorageGiB, boolean sweepFsxForEveryWal, Clock clock) {
 
     public static AwsProvisionerSettings defaults() {
         return new AwsProvisionerSettings(AwsEndpoints.AWS, DefaultCredentialsProvider.builder().build(), 8,
-                Duration.ofMillis(200), Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                List.of(), Map.of(), null, 10, 1024, true, BrokerDrain.NONE, Clock.systemUTC());
+                Duration.ofMillis(200), Duration.ofSeconds(20), Waits.aws(), List.of(), Map.of(), null, 10, 1024, true,
+                Clock.systemUTC());
     }
 
     public AwsProvisionerSettings withEndpoints(AwsEndpoints value) {
-        return new AwsProvisionerSettings(value, baseCredentials, maxAttempts, backoffBase, backoffMax, pollInterval,
-                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
-                sweepFsxForEveryWal, drain, clock);
+        return new AwsProvisionerSettings(value, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
+                interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                clock);
     }
 
     public AwsProvisionerSettings withBaseCredentials(AwsCredentialsProvider value) {
-        return new AwsProvisionerSettings(endpoints, value, maxAttempts, backoffBase, backoffMax, pollInterval,
-                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
-                sweepFsxForEveryWal, drain, clock);
+        return new AwsProvisionerSettings(endpoints, value, maxAttempts, backoffBase, backoffMax, waits,
+                interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                clock);
     }
 
     public AwsProvisionerSettings withRetries(int attempts, Duration base, Duration max) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, attempts, base, max, pollInterval,
-                waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
-                sweepFsxForEveryWal, drain, clock);
+        return new AwsProvisionerSettings(endpoints, baseCredentials, attempts, base, max, waits, interceptors,
+                brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal, clock);
     }
 
-    public AwsProvisionerSettings withWaits(Duration interval, Duration timeout) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, interval,
-                timeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB,
-                sweepFsxForEveryWal, drain, clock);
+    public AwsProvisionerSettings withWaits(Waits value) {
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, value,
+                interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                clock);
     }
 
     public AwsProvisionerSettings withInterceptors(List<ExecutionInterceptor> value) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, List.copyOf(value), brokerImages, defaultIngestUrl, walVolumeGiB,
-                fsxStorageGiB, sweepFsxForEveryWal, drain, clock);
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
+                List.copyOf(value), brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                clock);
     }
 
     /** {@code brokerImages}: the image (AMI id) brokers of each broker version boot, by version. */
     public AwsProvisionerSettings withDefaults(Map<String, String> brokerImages, String ingestUrl) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, Map.copyOf(brokerImages), ingestUrl, walVolumeGiB, fsxStorageGiB,
-                sweepFsxForEveryWal, drain, clock);
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
+                interceptors, Map.copyOf(brokerImages), ingestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                clock);
     }
 
     public AwsProvisionerSettings withSweepFsxForEveryWal(boolean value) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
-                fsxStorageGiB, value, drain, clock);
-    }
-
-    public AwsProvisionerSettings withDrain(BrokerDrain value) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
-                fsxStorageGiB, sweepFsxForEveryWal, value, clock);
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
+                interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, value, clock);
     }
 
     public AwsProvisionerSettings withClock(Clock value) {
-        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax,
-                pollInterval, waitTimeout, interceptors, brokerImages, defaultIngestUrl, walVolumeGiB,
-                fsxStorageGiB, sweepFsxForEveryWal, drain, value);
+        return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
+                interceptors, brokerImages, defaultIngestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,
+                value);
     }
 }

@@ -1,9 +1,16 @@
 package dev.keel.provisioner.aws;
 
+import static dev.keel.provisioner.aws.ObservedState.*;
+
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
@@ -18,37 +25,105 @@ import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
+import dev.keel.provisioner.ResourceChange.Action;
 import dev.keel.provisioner.WalType;
+import dev.keel.provisioner.aws.resources.BrokerRole;
+import dev.keel.provisioner.aws.resources.Brokers;
+import dev.keel.provisioner.aws.resources.Buckets;
+import dev.keel.provisioner.aws.resources.LaunchTemplate;
+import dev.keel.provisioner.aws.resources.ManagedResource;
+import dev.keel.provisioner.aws.resources.SecurityGroup;
+import dev.keel.provisioner.aws.resources.StepContext;
+import dev.keel.provisioner.aws.resources.WalFileSystems;
+import dev.keel.provisioner.aws.resources.WalVolumes;
 
 /**
- * Converges an instance's resources in the customer's AWS account. Every step derives the desired
- * state from the target ({@link DesiredState}), finds what exists by tags and deterministic names,
- * and creates only what is missing (with client tokens where AWS has them, tags at creation), so
- * applying a step twice leaves the same result as once. Delete removes everything the tags find in
- * reverse dependency order and {@link #sweep} verifies nothing is left.
+ * Converges an instance's resources in the customer's AWS account. The instance's resources are an ordered list,
+ * each depending only on those before it, and the list is the one source of a change's steps: a create, update or
+ * repair converges each resource in order (an update then removes surplus in reverse order), a delete removes each
+ * in reverse order and verifies nothing is left. A step observes its resource, diffs it against the
+ * {@link DesiredState} and applies exactly that diff; a plan is the same diffs concatenated. Everything is found by
+ * tags and deterministic names and created with client tokens where AWS has them, so applying a step twice leaves
+ * the same result as once.
  */
 public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(AwsProvisioningDriver.class);
 
-    public static final String CREATE_BUCKETS = "create-buckets";
-    public static final String CREATE_BROKER_ROLE = "create-broker-role";
-    public static final String CREATE_SECURITY_GROUP = "create-security-group";
-    public static final String CREATE_WAL_FILE_SYSTEMS = "create-wal-file-systems";
-    public static final String RESIZE_WAL_FILE_SYSTEMS = "resize-wal-file-systems";
-    public static final String CREATE_LAUNCH_TEMPLATE = "create-launch-template";
-    public static final String LAUNCH_BROKERS = "launch-brokers";
-    public static final String ATTACH_WAL_VOLUMES = "attach-wal-volumes";
-    public static final String RETIRE_SURPLUS_BROKERS = "retire-surplus-brokers";
+    /** The last step of a create, update or repair: every broker runs and has an address clients can reach. */
     public static final String PUBLISH_ENDPOINT = "publish-endpoint";
-    public static final String TERMINATE_BROKERS = "terminate-brokers";
-    public static final String DELETE_WAL_VOLUMES = "delete-wal-volumes";
-    public static final String DELETE_LAUNCH_TEMPLATE = "delete-launch-template";
-    public static final String DELETE_WAL_FILE_SYSTEMS = "delete-wal-file-systems";
-    public static final String DELETE_SECURITY_GROUP = "delete-security-group";
-    public static final String DELETE_BROKER_ROLE = "delete-broker-role";
-    public static final String DELETE_BUCKETS = "delete-buckets";
+    /** The last step of a delete: nothing tagged with the instance is left in any service. */
     public static final String VERIFY_NOTHING_LEFT = "verify-nothing-left";
+
+    /**
+     * The instance's resources, each depending only on those before it: what types of {@link ObservedState} each
+     * owns (dependants first) and reads of those before it, which WAL types have it, and the names of its steps.
+     */
+    private static final List<Entry> RESOURCES = List.of(
+            Entry.of(new Buckets(), "create-buckets", "delete-buckets", S3_BUCKET),
+            Entry.of(new BrokerRole(), "create-broker-role", "delete-broker-role", IAM_INSTANCE_PROFILE, IAM_ROLE),
+            Entry.of(new SecurityGroup(), "create-security-group", "delete-security-group", SECURITY_GROUP),
+            Entry.of(new WalFileSystems(), "create-wal-file-systems", "delete-wal-file-systems", FSX_VOLUME, FSX_SVM,
+                            FSX_FILE_SYSTEM).reading(SECURITY_GROUP).onlyFor(WalType.FSWAL)
+                    .updatedBy("resize-wal-file-systems").surplusRemovedBy("remove-surplus-wal-file-systems"),
+            Entry.of(new LaunchTemplate(), "create-launch-template", "delete-launch-template", LAUNCH_TEMPLATE)
+                    .reading(SECURITY_GROUP, FSX_SVM, FSX_VOLUME),
+            Entry.of(new WalVolumes(), "create-wal-volumes", "delete-wal-volumes", EBS_VOLUME).onlyFor(WalType.EBS)
+                    .surplusRemovedBy("delete-surplus-wal-volumes"),
+            Entry.of(new Brokers(), "launch-brokers", "terminate-brokers", EC2_INSTANCE)
+                    .reading(SECURITY_GROUP, LAUNCH_TEMPLATE, EBS_VOLUME).surplusRemovedBy(RETIRE_SURPLUS_BROKERS));
+    private static final Entry BROKERS = RESOURCES.getLast();
+
+    /**
+     * A resource in the list: the types it owns, dependants first (the order a delete removes them in); the types of
+     * resources before it that its diff and apply read; the WAL types whose instances have it (a delete removes it
+     * whatever the WAL); and its steps: converging it in a create or repair, in an update, removing all of it in a
+     * delete, and removing what an update left surplus (null: it never has surplus).
+     */
+    private record Entry(ManagedResource resource, List<String> types, List<String> inputs, Set<WalType> walTypes,
+                         String createStep, String updateStep, String deleteStep, String surplusStep) {
+
+        static Entry of(ManagedResource resource, String createStep, String deleteStep, String... types) {
+            return new Entry(resource, List.of(types), List.of(), EnumSet.allOf(WalType.class), createStep, createStep,
+                    deleteStep, null);
+        }
+
+        Entry reading(String... inputTypes) {
+            return new Entry(resource, types, List.of(inputTypes), walTypes, createStep, updateStep, deleteStep,
+                    surplusStep);
+        }
+
+        Entry onlyFor(WalType walType) {
+            return new Entry(resource, types, inputs, EnumSet.of(walType), createStep, updateStep, deleteStep,
+                    surplusStep);
+        }
+
+        Entry updatedBy(String step) {
+            return new Entry(resource, types, inputs, walTypes, createStep, step, deleteStep, surplusStep);
+        }
+
+        Entry surplusRemovedBy(String step) {
+            return new Entry(resource, types, inputs, walTypes, createStep, updateStep, deleteStep, step);
+        }
+
+        String step(ChangeKind kind) {
+            return switch (kind) {
+                case CREATE, REPAIR -> createStep;
+                case UPDATE -> updateStep;
+                case DELETE -> deleteStep;
+            };
+        }
+    }
+
+    /** What a step does to its resource. */
+    private enum Phase { CONVERGE, REMOVE_SURPLUS, DELETE }
+
+    private record Step(String name, Entry entry, Phase phase) {
+    }
+
+    /** What a step changed, and the inventory it observed afterwards. */
+    public record AppliedStep(List<ResourceChange> changes, Inventory inventory) {
+    }
 
     private final AwsProvisionerSettings settings;
     private final AwsClients clients;
@@ -63,33 +138,30 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     @Override
     public List<String> steps(ChangeKind kind, ProvisioningTarget target) {
-        boolean fsx = target.walType() == WalType.FSWAL;
-        boolean ebs = target.walType() == WalType.EBS;
-        List<String> steps = new ArrayList<>();
-        switch (kind) {
-            case CREATE, UPDATE, REPAIR -> {
-                steps.addAll(List.of(CREATE_BUCKETS, CREATE_BROKER_ROLE, CREATE_SECURITY_GROUP));
-                if (fsx) {
-                    steps.add(kind == ChangeKind.UPDATE ? RESIZE_WAL_FILE_SYSTEMS : CREATE_WAL_FILE_SYSTEMS);
-                }
-                steps.addAll(List.of(CREATE_LAUNCH_TEMPLATE, LAUNCH_BROKERS));
-                if (ebs) {
-                    steps.add(ATTACH_WAL_VOLUMES);
-                }
-                if (kind == ChangeKind.UPDATE) {
-                    steps.add(RETIRE_SURPLUS_BROKERS);
-                }
-                steps.add(PUBLISH_ENDPOINT);
-            }
-            case DELETE -> {
-                steps.addAll(List.of(TERMINATE_BROKERS, DELETE_WAL_VOLUMES, DELETE_LAUNCH_TEMPLATE));
-                if (fsxInScope(target)) {
-                    steps.add(DELETE_WAL_FILE_SYSTEMS);
-                }
-                steps.addAll(List.of(DELETE_SECURITY_GROUP, DELETE_BROKER_ROLE, DELETE_BUCKETS, VERIFY_NOTHING_LEFT));
-            }
+        List<String> names = new ArrayList<>(steps(kind, target.walType(), fsxInScope(target.walType())).stream()
+                .map(Step::name).toList());
+        names.add(kind == ChangeKind.DELETE ? VERIFY_NOTHING_LEFT : PUBLISH_ENDPOINT);
+        return List.copyOf(names);
+    }
+
+    /**
+     * The resource steps of a change: converge each resource the WAL type has, in order (an update then removes
+     * surplus, dependants first); or, for a delete, remove every resource in reverse order, whatever the WAL type.
+     */
+    private static List<Step> steps(ChangeKind kind, WalType walType, boolean fsxInScope) {
+        List<Step> steps = new ArrayList<>();
+        if (kind == ChangeKind.DELETE) {
+            RESOURCES.reversed().stream().filter(r -> fsxInScope || !(r.resource() instanceof WalFileSystems))
+                    .forEach(r -> steps.add(new Step(r.step(kind), r, Phase.DELETE)));
+            return steps;
         }
-        return List.copyOf(steps);
+        List<Entry> has = RESOURCES.stream().filter(r -> r.walTypes().contains(walType)).toList();
+        has.forEach(r -> steps.add(new Step(r.step(kind), r, Phase.CONVERGE)));
+        if (kind == ChangeKind.UPDATE) {
+            has.reversed().stream().filter(r -> r.surplusStep() != null)
+                    .forEach(r -> steps.add(new Step(r.surplusStep(), r, Phase.REMOVE_SURPLUS)));
+        }
+        return steps;
     }
 
     @Override
@@ -104,47 +176,104 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     @Override
     public Inventory apply(String step, ProvisioningTarget target) {
-        StepContext ctx = context(target);
+        return applyStep(step, target).inventory();
+    }
+
+    /** Applies one step; returns the changes it made (exactly its resource's diff) and the inventory afterwards. */
+    public AppliedStep applyStep(String step, ProvisioningTarget target) {
         long started = System.nanoTime();
         log.info("instance={} step={} applying", target.instanceId(), step);
-        switch (step) {
-            case CREATE_BUCKETS -> S3Ops.ensureBuckets(ctx);
-            case CREATE_BROKER_ROLE -> IamOps.ensureRole(ctx);
-            case CREATE_SECURITY_GROUP -> Ec2Ops.ensureSecurityGroup(ctx);
-            case CREATE_WAL_FILE_SYSTEMS -> FsxOps.converge(ctx, false);
-            case RESIZE_WAL_FILE_SYSTEMS -> FsxOps.converge(ctx, true);
-            case CREATE_LAUNCH_TEMPLATE -> Ec2Ops.ensureLaunchTemplate(ctx);
-            case LAUNCH_BROKERS -> Ec2Ops.launchBrokers(ctx);
-            case ATTACH_WAL_VOLUMES -> Ec2Ops.attachWalVolumes(ctx);
-            case RETIRE_SURPLUS_BROKERS -> Ec2Ops.retireSurplusBrokers(ctx);
-            case PUBLISH_ENDPOINT -> Ec2Ops.awaitBrokersRunning(ctx);
-            case TERMINATE_BROKERS -> Ec2Ops.terminateAll(ctx);
-            case DELETE_WAL_VOLUMES -> Ec2Ops.deleteAllVolumes(ctx);
-            case DELETE_LAUNCH_TEMPLATE -> Ec2Ops.deleteLaunchTemplates(ctx);
-            case DELETE_WAL_FILE_SYSTEMS -> FsxOps.deleteAll(ctx);
-            case DELETE_SECURITY_GROUP -> Ec2Ops.deleteSecurityGroups(ctx);
-            case DELETE_BROKER_ROLE -> IamOps.deleteRole(ctx);
-            case DELETE_BUCKETS -> S3Ops.deleteBuckets(ctx);
-            case VERIFY_NOTHING_LEFT -> {
-                List<ObservedState.Resource> left = sweep(target);
-                if (!left.isEmpty()) {
-                    throw new ProvisioningException("RESOURCES_LEFT", "Still tagged with instance "
-                            + target.instanceId() + ": " + left.stream().map(r -> r.type() + " " + r.id())
-                            .collect(Collectors.joining(", ")), true);
+        AppliedStep applied = switch (step) {
+            case VERIFY_NOTHING_LEFT -> verifyNothingLeft(target);
+            case PUBLISH_ENDPOINT -> run(new Step(step, BROKERS, Phase.CONVERGE), target, BROKERS.types(), false);
+            default -> {
+                Step found = find(step, target);
+                List<String> types = new ArrayList<>(found.entry().types());
+                if (found.phase() != Phase.DELETE) {
+                    // What the instance's WAL type has no part in, it has none of.
+                    found.entry().inputs().stream().filter(type -> RESOURCES.stream().anyMatch(r -> r.types().contains(type)
+                            && r.walTypes().contains(target.walType()))).forEach(types::add);
                 }
-                return Inventory.EMPTY;
+                yield run(found, target, types, true);
             }
-            default -> throw new IllegalArgumentException("Unknown step " + step);
+        };
+        log.info("instance={} step={} done in {} ms: {} change(s)", target.instanceId(), step,
+                (System.nanoTime() - started) / 1_000_000, applied.changes().size());
+        return applied;
+    }
+
+    private Step find(String name, ProvisioningTarget target) {
+        for (ChangeKind kind : ChangeKind.values()) {
+            for (Step step : steps(kind, target.walType(), true)) {
+                if (step.name().equals(name)) {
+                    return step;
+                }
+            }
         }
-        Inventory inventory = inventory(observe(target));
-        log.info("instance={} step={} done in {} ms", target.instanceId(), step,
-                (System.nanoTime() - started) / 1_000_000);
-        return inventory;
+        throw new IllegalArgumentException("Unknown step " + name);
+    }
+
+    /**
+     * Observes {@code types} (the step's resource with what it reads of those before it), diffs, applies the diff
+     * (or, publishing the endpoint, nothing but the wait for the brokers), and returns what changed and the inventory.
+     */
+    private AppliedStep run(Step step, ProvisioningTarget target, List<String> types, boolean change) {
+        AwsClients.Customer aws = clients.forTarget(target);
+        DesiredState desired = desired(target);
+        ManagedResource resource = step.entry().resource();
+        ObservedState observed = new ObservedState(observe(aws, target, types));
+        List<ResourceChange> changes = change ? changes(step, desired, observed) : List.of();
+        StepContext ctx = new StepContext(aws, desired, step.entry().types(), observed, t -> observe(aws, target, t),
+                settings, waitedNanos);
+        if (step.phase() == Phase.CONVERGE) {
+            resource.apply(changes, ctx);
+        } else if (!changes.isEmpty()) {
+            resource.remove(changes, ctx);
+        }
+        return new AppliedStep(changes, merge(target.observed(), ctx.observed(), types));
+    }
+
+    /** A step's share of a plan, and exactly what it applies. */
+    private static List<ResourceChange> changes(Step step, DesiredState desired, ObservedState observed) {
+        return switch (step.phase()) {
+            case CONVERGE -> step.entry().resource().diff(desired, observed).stream()
+                    .filter(c -> c.action() != Action.DELETE).toList();
+            case REMOVE_SURPLUS -> step.entry().resource().diff(desired, observed).stream()
+                    .filter(c -> c.action() == Action.DELETE).toList();
+            case DELETE -> {
+                List<ResourceChange> all = new ArrayList<>();
+                for (String type : step.entry().types()) {
+                    observed.ofType(type).stream().sorted(Comparator.comparing(ObservedState.Resource::logicalName))
+                            .forEach(r -> all.add(new ResourceChange(Action.DELETE, type, r.logicalName(), r.id(),
+                                    "the instance is being deleted")));
+                }
+                yield all;
+            }
+        };
+    }
+
+    private AppliedStep verifyNothingLeft(ProvisioningTarget target) {
+        List<ObservedState.Resource> left = sweep(target);
+        if (!left.isEmpty()) {
+            throw new ProvisioningException("RESOURCES_LEFT", "Still tagged with instance " + target.instanceId() + ": "
+                    + left.stream().map(r -> r.type() + " " + r.id()).collect(Collectors.joining(", ")), true);
+        }
+        return new AppliedStep(List.of(), Inventory.EMPTY);
     }
 
     /** Everything the instance has in the customer's account, found by tags and deterministic names. Read-only. */
     public ObservedState observe(ProvisioningTarget target) {
-        return Observer.observe(clients.forTarget(target), target.instanceId(), fsxInScope(target));
+        AwsClients.Customer aws = clients.forTarget(target);
+        return new ObservedState(RESOURCES.stream().filter(r -> inScope(r, target.walType()))
+                .flatMap(r -> r.resource().observe(aws, target.instanceId()).stream()).toList());
+    }
+
+    /** The resources of {@code types}, observed by the resources that own them. */
+    private List<ObservedState.Resource> observe(AwsClients.Customer aws, ProvisioningTarget target,
+                                                 Collection<String> types) {
+        return RESOURCES.stream().filter(r -> inScope(r, target.walType()) && r.types().stream().anyMatch(types::contains))
+                .flatMap(r -> r.resource().observe(aws, target.instanceId()).stream())
+                .filter(r -> types.contains(r.type())).toList();
     }
 
     /**
@@ -159,13 +288,15 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /** What applying a change of {@code kind} would do, from a fresh read-only observation. */
     @Override
     public List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe) {
-        return plan(kind, target, observe ? observe(target) : new ObservedState(List.of()));
+        return plan(kind, desired(target), observe ? observe(target) : ObservedState.NOTHING,
+                fsxInScope(target.walType()));
     }
 
-    /** What applying a change of {@code kind} would do, given an observation. Pure. */
-    public List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, ObservedState observed) {
-        return Planner.plan(kind, DesiredState.of(target, DesiredState.Defaults.of(settings)), observed,
-                target.impairedBrokers());
+    /** What applying a change of {@code kind} would do, given an observation: its steps' diffs, concatenated. Pure. */
+    public static List<ResourceChange> plan(ChangeKind kind, DesiredState desired, ObservedState observed,
+                                            boolean fsxInScope) {
+        return steps(kind, desired.walType(), fsxInScope).stream()
+                .flatMap(step -> changes(step, desired, observed).stream()).toList();
     }
 
     /** Time spent sleeping between polls of AWS lifecycles (instance running, file system available…) since start. */
@@ -179,29 +310,44 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     /** The inventory the backend stores: brokers with their private addresses, the other resources by type and id. */
     public static Inventory inventory(ObservedState observed) {
-        List<Inventory.Broker> brokers = observed.ofType(ObservedState.EC2_INSTANCE).stream()
+        return merge(Inventory.EMPTY, observed, observed.resources().stream().map(ObservedState.Resource::type)
+                .collect(Collectors.toSet()));
+    }
+
+    /** {@code previous} with what it said of {@code types} replaced by what {@code fresh} says of them. */
+    private static Inventory merge(Inventory previous, ObservedState fresh, Collection<String> types) {
+        Inventory before = previous == null ? Inventory.EMPTY : previous;
+        Map<String, List<Inventory.CloudResource>> byType = new LinkedHashMap<>();
+        before.resources().stream().filter(r -> !types.contains(r.type()))
+                .forEach(r -> byType.computeIfAbsent(r.type(), t -> new ArrayList<>()).add(r));
+        fresh.resources().stream()
+                .filter(r -> types.contains(r.type()) && !r.type().equals(ObservedState.EC2_INSTANCE)
+                        && !r.type().equals(ObservedState.ROOT_VOLUME))
+                .forEach(r -> byType.computeIfAbsent(r.type(), t -> new ArrayList<>())
+                        .add(new Inventory.CloudResource(r.type(), r.id())));
+        List<Inventory.CloudResource> resources = byType.values().stream().flatMap(List::stream).toList();
+        if (!types.contains(ObservedState.EC2_INSTANCE)) {
+            return new Inventory(before.bootstrapServers(), before.brokers(), resources);
+        }
+        List<Inventory.Broker> brokers = fresh.ofType(ObservedState.EC2_INSTANCE).stream()
                 .filter(r -> "running".equals(r.attribute("state")) || "pending".equals(r.attribute("state")))
-                .filter(r -> Planner.nodeId(r) >= 0)
-                .sorted(Comparator.comparingInt(Planner::nodeId))
-                .map(r -> new Inventory.Broker(Planner.nodeId(r), r.attribute("availabilityZone"),
+                .filter(r -> r.nodeId() >= 0)
+                .sorted(Comparator.comparingInt(ObservedState.Resource::nodeId))
+                .map(r -> new Inventory.Broker(r.nodeId(), r.attribute("availabilityZone"),
                         r.attribute("privateIp") == null ? null
-                                : r.attribute("privateIp") + ":" + DesiredState.KAFKA_PORT))
+                                : r.attribute("privateIp") + ":" + DesiredState.KAFKA_PORT, r.id()))
                 .toList();
-        List<Inventory.CloudResource> resources = observed.resources().stream()
-                .filter(r -> !r.type().equals(ObservedState.EC2_INSTANCE) && !r.type().equals("ebs-root-volume"))
-                .map(r -> new Inventory.CloudResource(r.type(), r.id()))
-                .toList();
-        List<String> addresses = brokers.stream().map(Inventory.Broker::address)
-                .filter(a -> a != null).toList();
+        List<String> addresses = brokers.stream().map(Inventory.Broker::address).filter(a -> a != null).toList();
         return new Inventory(addresses.isEmpty() ? null : String.join(",", addresses), brokers, resources);
     }
 
-    private boolean fsxInScope(ProvisioningTarget target) {
-        return target.walType() == WalType.FSWAL || settings.sweepFsxForEveryWal();
+    private boolean fsxInScope(WalType walType) {
+        return walType == WalType.FSWAL || settings.sweepFsxForEveryWal();
     }
 
-    private StepContext context(ProvisioningTarget target) {
-        return new StepContext(clients.forTarget(target), target, desired(target), settings, waitedNanos);
+    /** Whether the driver looks for {@code resource} at all: FSx only where the account's endpoint has it. */
+    private boolean inScope(Entry entry, WalType walType) {
+        return fsxInScope(walType) || !(entry.resource() instanceof WalFileSystems);
     }
 
     @Override

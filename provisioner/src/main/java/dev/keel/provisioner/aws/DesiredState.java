@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.keel.provisioner.ProvisioningException;
@@ -19,11 +20,13 @@ import dev.keel.provisioner.WalType;
 /**
  * The resources an instance should have in the customer's account, derived from its target alone
  * (a pure function: no AWS call, no clock). Names are deterministic from the instance id so every
- * step can find what an earlier attempt created.
+ * step can find what an earlier attempt created. {@code lostMachines} are broker machines (EC2
+ * instance ids) taken for lost, to be replaced.
  */
-public record DesiredState(UUID instanceId, String region, String partition, Bucket dataBucket, Bucket opsBucket,
-                           BrokerRole role, SecurityGroup securityGroup, LaunchTemplate launchTemplate,
-                           List<Broker> brokers, List<WalVolume> walVolumes, List<WalFileSystem> fileSystems) {
+public record DesiredState(UUID instanceId, String region, String partition, WalType walType, Bucket dataBucket,
+                           Bucket opsBucket, BrokerRole role, SecurityGroup securityGroup, LaunchTemplate launchTemplate,
+                           List<Broker> brokers, List<WalVolume> walVolumes, List<WalFileSystem> fileSystems,
+                           Set<String> lostMachines) {
 
     public static final String TAG_INSTANCE = "byoc:instance-id";
     public static final String TAG_RESOURCE = "byoc:resource";
@@ -38,12 +41,24 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
     /** Every bucket and IAM name starts with it, which the onboarding policy's resource patterns rely on. */
     public static final String NAME_PREFIX = "keel-";
     public static final String WAL_DEVICE = "/dev/sdf";
+    /** The broker role's one inline policy. */
+    public static final String BROKER_POLICY_NAME = "keel-broker-buckets";
 
-    public record Bucket(String logicalName, String name, Integer expireAfterDays) {
+    /** {@code policy}: the bucket's own policy, which refuses every request not made over TLS. */
+    public record Bucket(String logicalName, String name, Integer expireAfterDays, IamPolicy policy) {
     }
 
-    public record BrokerRole(String roleName, String profileName, String path, String trustPolicy, String policyName,
-                             String policy) {
+    /** The brokers' role, trusting EC2 ({@code trust}), with one inline policy on the instance's buckets. */
+    public record BrokerRole(String roleName, String profileName, String path, IamPolicy trust, String policyName,
+                             IamPolicy permissions) {
+
+        public String trustPolicy() {
+            return trust.json();
+        }
+
+        public String policy() {
+            return permissions.json();
+        }
     }
 
     public enum Source { VPC_CIDR, SELF }
@@ -67,13 +82,17 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
             nodeSpec = Collections.unmodifiableMap(new LinkedHashMap<>(nodeSpec));
         }
 
-        public String userDataBase64(List<Map<String, Object>> walNfsEndpoints) {
+        public String userDataBase64(List<NfsEndpoint> walNfsEndpoints) {
             Map<String, Object> spec = new LinkedHashMap<>(nodeSpec);
             if (!walNfsEndpoints.isEmpty()) {
                 spec.put("walNfsEndpoints", walNfsEndpoints);
             }
             return Base64.getEncoder().encodeToString(Json.write(spec).getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** Where brokers mount a WAL file system from: its SVM's NFS DNS name and its volume's junction path. */
+    public record NfsEndpoint(int index, String dnsName, String junctionPath) {
     }
 
     public record Broker(int nodeId, String logicalName, String availabilityZone, String subnetId,
@@ -104,14 +123,13 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
         UUID id = target.instanceId();
         String base = prefix(id);
         String partition = partition(target.region());
-        Bucket data = new Bucket("data-bucket", base + "-data", null);
-        Bucket ops = new Bucket("ops-bucket", base + "-ops", 30);
+        Bucket data = new Bucket("data-bucket", base + "-data", null, tlsOnly(partition, base + "-data"));
+        Bucket ops = new Bucket("ops-bucket", base + "-ops", 30, tlsOnly(partition, base + "-ops"));
 
-        String trust = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
-                + "\"Principal\":{\"Service\":\"ec2.amazonaws.com\"},\"Action\":\"sts:AssumeRole\"}]}";
-        String policy = bucketPolicy(partition, List.of(data.name(), ops.name()));
-        BrokerRole role = new BrokerRole(base + "-broker", base + "-broker", IAM_PATH, trust, "keel-broker-buckets",
-                policy);
+        IamPolicy trust = new IamPolicy(List.of(new IamPolicy.Statement(null, "Allow",
+                Map.of("Service", "ec2.amazonaws.com"), IamPolicy.actions("sts", "AssumeRole"), null, null)));
+        BrokerRole role = new BrokerRole(base + "-broker", base + "-broker", IAM_PATH, trust, BROKER_POLICY_NAME,
+                bucketPolicy(partition, List.of(data.name(), ops.name())));
 
         List<IngressRule> rules = new ArrayList<>();
         rules.add(new IngressRule("tcp", KAFKA_PORT, KAFKA_PORT, Source.VPC_CIDR, "Kafka clients in the VPC"));
@@ -181,8 +199,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
                         subnets.get(0), "keelwal" + i, "keel_wal_" + i, "keel-" + compactId + "-fs" + i));
             }
         }
-        return new DesiredState(id, target.region(), partition, data, ops, role, sg, lt, List.copyOf(brokers),
-                List.copyOf(volumes), List.copyOf(fileSystems));
+        return new DesiredState(id, target.region(), partition, target.walType(), data, ops, role, sg, lt,
+                List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), target.impairedBrokers());
     }
 
     /** Tags every resource of the instance carries. */
@@ -228,23 +246,22 @@ public record DesiredState(UUID instanceId, String region, String partition, Buc
         return "aws";
     }
 
-    static String bucketPolicy(String partition, List<String> buckets) {
-        StringBuilder bucketArns = new StringBuilder();
-        StringBuilder objectArns = new StringBuilder();
-        for (String b : buckets) {
-            if (!bucketArns.isEmpty()) {
-                bucketArns.append(',');
-                objectArns.append(',');
-            }
-            bucketArns.append("\"arn:").append(partition).append(":s3:::").append(b).append('"');
-            objectArns.append("\"arn:").append(partition).append(":s3:::").append(b).append("/*\"");
-        }
-        return "{\"Version\":\"2012-10-17\",\"Statement\":["
-                + "{\"Sid\":\"Buckets\",\"Effect\":\"Allow\",\"Action\":[\"s3:ListBucket\",\"s3:GetBucketLocation\","
-                + "\"s3:ListBucketMultipartUploads\"],\"Resource\":[" + bucketArns + "]},"
-                + "{\"Sid\":\"Objects\",\"Effect\":\"Allow\",\"Action\":[\"s3:GetObject\",\"s3:PutObject\","
-                + "\"s3:DeleteObject\",\"s3:AbortMultipartUpload\",\"s3:ListMultipartUploadParts\"],"
-                + "\"Resource\":[" + objectArns + "]}]}";
+    /** The brokers' access: list the two buckets, read and write their objects; nothing else. */
+    static IamPolicy bucketPolicy(String partition, List<String> buckets) {
+        List<String> bucketArns = buckets.stream().map(b -> "arn:" + partition + ":s3:::" + b).toList();
+        List<String> objectArns = bucketArns.stream().map(arn -> arn + "/*").toList();
+        return new IamPolicy(List.of(
+                IamPolicy.Statement.allow("Buckets", IamPolicy.actions("s3", "ListBucket", "GetBucketLocation",
+                        "ListBucketMultipartUploads"), bucketArns),
+                IamPolicy.Statement.allow("Objects", IamPolicy.actions("s3", "GetObject", "PutObject", "DeleteObject",
+                        "AbortMultipartUpload", "ListMultipartUploadParts"), objectArns)));
+    }
+
+    /** A bucket policy refusing any request over plain HTTP. */
+    static IamPolicy tlsOnly(String partition, String bucket) {
+        String arn = "arn:" + partition + ":s3:::" + bucket;
+        return new IamPolicy(List.of(new IamPolicy.Statement("TlsOnly", "Deny", "*", IamPolicy.actions("s3", "*"),
+                List.of(arn, arn + "/*"), Map.of("Bool", Map.of("aws:SecureTransport", "false")))));
     }
 
     private static String sha256(String value) {

@@ -1,67 +1,27 @@
 package dev.keel.provisioner.aws;
 
-import java.util.List;
-import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Writes the JSON of a node spec (strings, numbers, booleans, null, lists and maps of them), keys in insertion order. */
-final class Json {
+/** The JSON the provisioner writes (policies, the node spec): members in declaration or insertion order. */
+public final class Json {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private Json() {
     }
 
-    static String write(Map<String, ?> values) {
-        StringBuilder out = new StringBuilder();
-        value(out, values);
-        return out.toString();
+    public static String write(Object value) {
+        return MAPPER.writeValueAsString(value);
     }
 
-    private static void value(StringBuilder out, Object value) {
-        switch (value) {
-            case null -> out.append("null");
-            case Number n -> out.append(n);
-            case Boolean b -> out.append(b);
-            case Map<?, ?> map -> {
-                out.append('{');
-                String separator = "";
-                for (Map.Entry<?, ?> e : map.entrySet()) {
-                    out.append(separator);
-                    string(out, e.getKey().toString());
-                    out.append(':');
-                    value(out, e.getValue());
-                    separator = ",";
-                }
-                out.append('}');
-            }
-            case List<?> list -> {
-                out.append('[');
-                for (int i = 0; i < list.size(); i++) {
-                    out.append(i == 0 ? "" : ",");
-                    value(out, list.get(i));
-                }
-                out.append(']');
-            }
-            default -> string(out, value.toString());
-        }
+    /** The JSON of member {@code name} of the object {@code json}, or null when it has none. */
+    public static String member(String json, String name) {
+        var node = MAPPER.readTree(json).get(name);
+        return node == null || node.isNull() ? null : MAPPER.writeValueAsString(node);
     }
 
-    private static void string(StringBuilder out, String s) {
-        out.append('"');
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
+    /** Whether two JSON documents say the same, however AWS formatted the one it returns. */
+    public static boolean same(String a, String b) {
+        return a != null && b != null && MAPPER.readTree(a).equals(MAPPER.readTree(b));
     }
 }

@@ -1,5 +1,7 @@
 package dev.keel.provisioner.aws;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +16,8 @@ public record ObservedState(List<Resource> resources) {
     public static final String LAUNCH_TEMPLATE = "launch-template";
     public static final String EC2_INSTANCE = "ec2-instance";
     public static final String EBS_VOLUME = "ebs-volume";
+    /** A broker's root volume: it goes with its instance, but a sweep must still see one left behind. */
+    public static final String ROOT_VOLUME = "ebs-root-volume";
     public static final String FSX_FILE_SYSTEM = "fsx-file-system";
     public static final String FSX_SVM = "fsx-svm";
     public static final String FSX_VOLUME = "fsx-volume";
@@ -23,11 +27,18 @@ public record ObservedState(List<Resource> resources) {
     /**
      * One resource. {@code attributes} hold what planning compares, e.g. {@code state},
      * {@code availabilityZone}, {@code privateIp}, {@code nodeId}, {@code specVersion},
-     * {@code throughputMBps}, {@code attachedTo}.
+     * {@code throughputMBps}, {@code attachedTo}, and {@code since}: when AWS says its current
+     * lifecycle began (creation, launch), which waits are anchored on.
      */
     public record Resource(String type, String logicalName, String id, Map<String, String> attributes) {
         public String attribute(String name) {
             return attributes.get(name);
+        }
+
+        /** The node id a broker or its WAL volume is tagged with, or -1 for one whose tag is gone. */
+        public int nodeId() {
+            String node = attributes.get("nodeId");
+            return node == null ? -1 : Integer.parseInt(node);
         }
     }
 
@@ -40,11 +51,23 @@ public record ObservedState(List<Resource> resources) {
                 .findFirst();
     }
 
+    /** The id of the resource of {@code type} named {@code logicalName}, when it was seen. */
+    public Optional<String> idOf(String type, String logicalName) {
+        return find(type, logicalName).map(Resource::id);
+    }
+
     public List<Resource> ofType(String type) {
         return resources.stream().filter(r -> r.type().equals(type)).toList();
     }
 
     public boolean isEmpty() {
         return resources.isEmpty();
+    }
+
+    /** This state with whatever it held of {@code types} replaced by {@code fresh}. */
+    public ObservedState replacing(Collection<String> types, List<Resource> fresh) {
+        List<Resource> merged = new ArrayList<>(resources.stream().filter(r -> !types.contains(r.type())).toList());
+        merged.addAll(fresh);
+        return new ObservedState(merged);
     }
 }

@@ -24,6 +24,7 @@ final class RequiredPermissions {
     private static final List<String> EC2 = List.of(
             "ec2:DescribeInstances", "ec2:DescribeVolumes", "ec2:DescribeSecurityGroups", "ec2:DescribeLaunchTemplates",
             "ec2:DescribeLaunchTemplateVersions", "ec2:DescribeVpcs", "ec2:DescribeSubnets", "ec2:RunInstances", "ec2:StartInstances", "ec2:TerminateInstances", "ec2:CreateTags",
+            "ec2:ModifyInstanceAttribute",
             "ec2:CreateVolume", "ec2:AttachVolume", "ec2:DetachVolume", "ec2:DeleteVolume",
             "ec2:CreateSecurityGroup", "ec2:AuthorizeSecurityGroupIngress", "ec2:DeleteSecurityGroup",
             "ec2:CreateLaunchTemplate", "ec2:CreateLaunchTemplateVersion", "ec2:ModifyLaunchTemplate",
@@ -33,12 +34,14 @@ final class RequiredPermissions {
             "fsx:CreateFileSystem", "fsx:CreateStorageVirtualMachine", "fsx:CreateVolume", "fsx:TagResource",
             "fsx:UpdateFileSystem", "fsx:DeleteFileSystem", "fsx:DeleteStorageVirtualMachine", "fsx:DeleteVolume");
     private static final List<String> BUCKETS = List.of(
-            "s3:ListBucket", "s3:CreateBucket", "s3:PutBucketTagging", "s3:PutBucketPublicAccessBlock",
+            "s3:GetBucketTagging", "s3:GetBucketPolicy", "s3:CreateBucket", "s3:PutBucketTagging",
+            "s3:PutBucketPolicy", "s3:PutBucketPublicAccessBlock",
             "s3:PutEncryptionConfiguration", "s3:PutLifecycleConfiguration", "s3:ListBucketMultipartUploads",
             "s3:ListBucketVersions", "s3:DeleteBucket");
     private static final List<String> OBJECTS = List.of("s3:AbortMultipartUpload", "s3:DeleteObjectVersion");
     private static final List<String> ROLES = List.of(
-            "iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListRolePolicies",
+            "iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:GetRolePolicy", "iam:PutRolePolicy",
+            "iam:ListRolePolicies",
             "iam:DeleteRolePolicy", "iam:ListAttachedRolePolicies", "iam:DetachRolePolicy", "iam:DeleteRole",
             "iam:PassRole");
     private static final List<String> PROFILES = List.of(

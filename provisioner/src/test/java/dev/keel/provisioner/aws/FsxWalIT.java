@@ -2,7 +2,6 @@ package dev.keel.provisioner.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.util.Set;
 import java.util.UUID;
 
@@ -27,16 +26,8 @@ class FsxWalIT {
 
     @BeforeAll
     static void setUp() {
-        String fsx = System.getenv("KEEL_FSX_ENDPOINT");
-        if (fsx == null || fsx.isBlank()) {
-            throw new IllegalStateException("KEEL_FSX_ENDPOINT is not set. FSWAL tests need the project's FSx "
-                    + "emulator: run `scripts/stack start --env test` and `source .local/test/env`, or start "
-                    + "`java -jar aws-emulator/target/keel-aws-emulator.jar --port <port>` and export "
-                    + "KEEL_FSX_ENDPOINT=http://localhost:<port>.");
-        }
         aws = new LocalStackAccount();
-        driver = new AwsProvisioningDriver(aws.settings()
-                .withEndpoints(AwsEndpoints.all(aws.endpoint).withFsx(URI.create(fsx))));
+        driver = aws.driverWithFsx();
     }
 
     @AfterAll

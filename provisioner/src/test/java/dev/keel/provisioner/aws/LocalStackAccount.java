@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 final class LocalStackAccount {
 
     static final String REGION = "us-east-1";
+    static final double WAIT_SCALE = 0.02;
     static final StaticCredentialsProvider ROOT =
             StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
 
@@ -34,12 +35,22 @@ final class LocalStackAccount {
     final IamClient iam;
 
     static URI endpoint() {
-        String value = System.getenv("KEEL_AWS_ENDPOINT");
+        return required("KEEL_AWS_ENDPOINT", "These integration tests need a real LocalStack: run `scripts/stack "
+                + "start --env test` and `source .local/test/env`, or start LocalStack 4.13.1 yourself (see "
+                + "shared/notes/emulators.md) and export KEEL_AWS_ENDPOINT=http://localhost:<port>.");
+    }
+
+    /** The project's FSx emulator ({@code KEEL_FSX_ENDPOINT}): LocalStack has no FSx. */
+    static URI fsxEndpoint() {
+        return required("KEEL_FSX_ENDPOINT", "FSWAL tests need the project's FSx emulator: run `scripts/stack start "
+                + "--env test` and `source .local/test/env`, or start `java -jar aws-emulator/target/"
+                + "keel-aws-emulator.jar --port <port>` and export KEEL_FSX_ENDPOINT=http://localhost:<port>.");
+    }
+
+    private static URI required(String variable, String why) {
+        String value = System.getenv(variable);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException("KEEL_AWS_ENDPOINT is not set. These integration tests need a real "
-                    + "LocalStack: run `scripts/stack start --env test` and `source .local/test/env`, or start "
-                    + "LocalStack 4.13.1 yourself (see shared/notes/emulators.md) and export "
-                    + "KEEL_AWS_ENDPOINT=http://localhost:<port>.");
+            throw new IllegalStateException(variable + " is not set. " + why);
         }
         return URI.create(value);
     }
@@ -75,12 +86,18 @@ final class LocalStackAccount {
         }
     }
 
+    /** A driver for this account with FSx at the project's emulator. */
+    AwsProvisioningDriver driverWithFsx() {
+        return new AwsProvisioningDriver(settings().withEndpoints(AwsEndpoints.all(endpoint).withFsx(fsxEndpoint())));
+    }
+
     AwsProvisionerSettings settings() {
         return AwsProvisionerSettings.defaults()
                 .withEndpoints(AwsEndpoints.all(endpoint))
                 .withBaseCredentials(ROOT)
                 .withRetries(8, Duration.ofMillis(20), Duration.ofMillis(400))
-                .withWaits(Duration.ofMillis(200), Duration.ofSeconds(60))
+                // The emulators' lifecycles last seconds where AWS's last minutes: wait on the same scale.
+                .withWaits(Waits.aws().scaled(WAIT_SCALE))
                 .withDefaults(Map.of("4.1.0", "ami-00000000000000001", "1.7.3", "ami-00000000000000001"),
                         "http://localhost:8080/ingest")
                 // LocalStack has no FSx; FSWAL runs against the project's own emulator.

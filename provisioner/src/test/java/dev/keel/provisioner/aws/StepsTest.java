@@ -16,12 +16,12 @@ class StepsTest {
     void createStepsFollowDependencies() {
         var t = Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(1), Targets.ACCOUNT, "vpc");
         assertThat(driver.steps(ChangeKind.CREATE, t)).containsExactly("create-buckets", "create-broker-role",
-                "create-security-group", "create-launch-template", "launch-brokers", "attach-wal-volumes",
+                "create-security-group", "create-launch-template", "create-wal-volumes", "launch-brokers",
                 "publish-endpoint");
         var f = Targets.target(DesiredStateTest.ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc");
         assertThat(driver.steps(ChangeKind.UPDATE, f)).containsExactly("create-buckets", "create-broker-role",
                 "create-security-group", "resize-wal-file-systems", "create-launch-template", "launch-brokers",
-                "retire-surplus-brokers", "publish-endpoint");
+                "retire-surplus-brokers", "remove-surplus-wal-file-systems", "publish-endpoint");
     }
 
     @Test

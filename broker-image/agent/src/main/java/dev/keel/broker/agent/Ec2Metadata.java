@@ -2,25 +2,25 @@ package dev.keel.broker.agent;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.imds.Ec2MetadataClient;
+import software.amazon.awssdk.imds.Ec2MetadataClientException;
 
 /**
- * IMDSv2 (token-based instance metadata). Reads the user data (node spec), instance id, zone, private address and
- * the node-id tag. Tags in metadata need the launch template's {@code MetadataOptions.InstanceMetadataTags=enabled}
- * (and {@code HttpTokens=required} for v2 only); without it the agent falls back to the peer directory.
+ * The instance's metadata, through the AWS SDK's IMDSv2 client (session tokens, retries): the user data (node spec),
+ * instance id, zone, private address and the node-id tag. Tags in metadata need the launch template's
+ * {@code MetadataOptions.InstanceMetadataTags=enabled}; without it the agent falls back to the peer directory.
  */
 public final class Ec2Metadata {
-    private final URI base;
-    private final HttpClient http;
-    private String token;
 
-    public Ec2Metadata(URI base) {
-        this.base = base;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Ec2MetadataClient client;
+
+    /** The metadata service at {@code endpoint} (on EC2, {@link #standard()}). */
+    public Ec2Metadata(URI endpoint) {
+        this.client = Ec2MetadataClient.builder().endpoint(endpoint).httpClient(UrlConnectionHttpClient.create())
+                .build();
     }
 
     public static Ec2Metadata standard() {
@@ -78,36 +78,16 @@ public final class Ec2Metadata {
         }
     }
 
-    private synchronized String token() throws IOException {
-        if (token == null) {
-            HttpRequest req = HttpRequest.newBuilder(base.resolve("/latest/api/token"))
-                    .timeout(Duration.ofSeconds(2))
-                    .header("X-aws-ec2-metadata-token-ttl-seconds", "21600")
-                    .PUT(HttpRequest.BodyPublishers.noBody()).build();
-            token = send(req, "/latest/api/token");
-        }
-        return token;
-    }
-
     private String get(String path) throws IOException {
-        HttpRequest req = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(2))
-                .header("X-aws-ec2-metadata-token", token()).GET().build();
-        return send(req, path);
-    }
-
-    private String send(HttpRequest req, String path) throws IOException {
         try {
-            HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            if (resp.statusCode() == 404) {
+            return client.get(path).asString();
+        } catch (Ec2MetadataClientException e) {
+            if (e.statusCode() == 404) {
                 throw new NotFound(path);
             }
-            if (resp.statusCode() != 200) {
-                throw new IOException("instance metadata " + path + " answered HTTP " + resp.statusCode());
-            }
-            return resp.body();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
+            throw new IOException("instance metadata " + path + " answered HTTP " + e.statusCode(), e);
+        } catch (SdkClientException e) {
+            throw new IOException("instance metadata " + path + " could not be read: " + e.getMessage(), e);
         }
     }
 }

@@ -18,11 +18,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * for every broker of the instance). Parsed and validated before anything starts: a bad spec is refused with a
  * {@link SpecException} naming the field.
  *
- * <p>Keys written by the provisioner today ({@code DesiredState}): instanceId, instanceName, region, brokerVersion,
- * aku, brokerCount, walType, dataBucket, opsBucket, listenerPort, controllerPort, nodeIdTag, walDevice (EBS),
- * walFileSystems + walFileSystemTag (FSWAL), ingestUrl. Keys this agent adds (optional until the provisioner
- * writes them): ingestToken, zoneCount, s3Endpoint, s3PathStyle, walCapacityBytes, walNfsEndpoints (FSWAL),
- * metricsPort. Unknown keys are ignored (a newer provisioner may add some).
+ * <p>Its contract is {@code contract/node-spec.schema.json}, which the provisioner's tests hold every spec it writes
+ * to; the keys this agent knows are the schema's. Unknown keys are ignored (a newer provisioner may add some).
  */
 public record NodeSpec(UUID instanceId, String instanceName, String region, String brokerVersion, int aku,
                        int brokerCount, WalType walType, String dataBucket, String opsBucket, int listenerPort,
@@ -44,10 +41,9 @@ public record NodeSpec(UUID instanceId, String instanceName, String region, Stri
     private static final Pattern REGION = Pattern.compile("^[a-z]{2}(-[a-z]+)+-\\d+$");
     private static final Pattern DEVICE = Pattern.compile("^/dev/[a-z0-9]+$");
     private static final Pattern DNS = Pattern.compile("^[A-Za-z0-9.-]+$");
-    private static final Set<String> KNOWN = Set.of("instanceId", "instanceName", "region", "brokerVersion", "aku",
-            "brokerCount", "walType", "dataBucket", "opsBucket", "listenerPort", "controllerPort", "nodeIdTag",
-            "walDevice", "walFileSystems", "walFileSystemTag", "walNfsEndpoints", "ingestUrl", "ingestToken",
-            "zoneCount", "s3Endpoint", "s3PathStyle", "walCapacityBytes", "metricsPort");
+    /** The node spec's contract, bundled with the agent. */
+    static final String SCHEMA = "/contract/node-spec.schema.json";
+    private static final Set<String> KNOWN = knownKeys();
 
     public static NodeSpec parse(String json) {
         JsonNode root;
@@ -145,6 +141,19 @@ public record NodeSpec(UUID instanceId, String instanceName, String region, Stri
         return new NodeSpec(instanceId, name, region, version, aku, brokerCount, walType, dataBucket, opsBucket,
                 listenerPort, controllerPort, nodeIdTag, walDevice, fileSystems, fsTag, endpoints, ingest, token,
                 zones, s3Endpoint, pathStyle, capacity, metricsPort);
+    }
+
+    private static Set<String> knownKeys() {
+        try (var schema = NodeSpec.class.getResourceAsStream(SCHEMA)) {
+            if (schema == null) {
+                throw new IllegalStateException("The agent's copy of " + SCHEMA + " is missing");
+            }
+            Set<String> keys = new java.util.TreeSet<>();
+            MAPPER.readTree(schema).get("properties").fieldNames().forEachRemaining(keys::add);
+            return Set.copyOf(keys);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("The agent's copy of " + SCHEMA + " is unreadable", e);
+        }
     }
 
     /** The parsed upstream version. */

@@ -2,8 +2,7 @@ package dev.keel.broker.agent;
 
 /**
  * The payload the agent POSTs every 10 s to {@code <ingestUrl>/v1/instances/<instanceId>/nodes/<nodeId>/reports}.
- * Its JSON form is the control plane's ingest contract, {@code backend/src/main/resources/ingest/report.schema.json};
- * change both together and
+ * Its JSON form is the ingest contract, {@code contract/agent-report.schema.json}; change both together and
  * bump {@link #SCHEMA_VERSION} on an incompatible change.
  */
 public record Report(int schemaVersion, String instanceId, int nodeId, String ec2InstanceId, String observedAt,

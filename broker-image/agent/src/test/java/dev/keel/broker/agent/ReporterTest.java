@@ -155,8 +155,8 @@ class ReporterTest {
         assertThat(validate("{\"schemaVersion\":1,\"instanceId\":\"" + Specs.INSTANCE + "\"}")).isNotEmpty();
     }
 
-    /** The control plane owns the ingest contract; the agent is tested against its copy. */
-    static final java.nio.file.Path REPORT_SCHEMA = java.nio.file.Path.of("../../backend/src/main/resources/ingest/report.schema.json");
+    /** The ingest contract, which the control plane is tested against too. */
+    static final java.nio.file.Path REPORT_SCHEMA = java.nio.file.Path.of("../../contract/agent-report.schema.json");
 
     static Set<ValidationMessage> validate(String body) throws Exception {
         try (InputStream schema = Files.newInputStream(REPORT_SCHEMA)) {

@@ -15,25 +15,43 @@ import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.ResourceChange.Action;
 
-class PlannerTest {
+/** What a change would do, from an observation: its steps' diffs, concatenated. */
+class PlanTest {
 
     static DesiredState ebs(int brokers) {
         return DesiredStateTest.of(WalType.EBS, brokers, 3);
     }
 
+    static List<ResourceChange> plan(ChangeKind kind, DesiredState desired, ObservedState observed) {
+        return AwsProvisioningDriver.plan(kind, desired, observed, false);
+    }
+
     /** What a completed apply of {@code d} would leave. */
     static ObservedState converged(DesiredState d) {
         List<Resource> r = new ArrayList<>();
-        r.add(new Resource(S3_BUCKET, "data-bucket", d.dataBucket().name(), Map.of()));
-        r.add(new Resource(S3_BUCKET, "ops-bucket", d.opsBucket().name(), Map.of()));
-        r.add(new Resource(IAM_ROLE, "broker-role", d.role().roleName(), Map.of()));
-        r.add(new Resource(IAM_INSTANCE_PROFILE, "broker-instance-profile", d.role().profileName(), Map.of()));
-        r.add(new Resource(SECURITY_GROUP, "security-group", "sg-1", Map.of()));
-        r.add(new Resource(LAUNCH_TEMPLATE, "launch-template", "lt-1",
-                Map.of("specVersion", d.launchTemplate().specVersion())));
+        r.add(new Resource(S3_BUCKET, "data-bucket", d.dataBucket().name(),
+                Map.of("configured", "true", "policy", d.dataBucket().policy().json())));
+        r.add(new Resource(S3_BUCKET, "ops-bucket", d.opsBucket().name(),
+                Map.of("configured", "true", "policy", d.opsBucket().policy().json())));
+        r.add(new Resource(IAM_ROLE, "broker-role", d.role().roleName(), Map.of("policy", d.role().policy())));
+        r.add(new Resource(IAM_INSTANCE_PROFILE, "broker-instance-profile", d.role().profileName(),
+                Map.of("roles", d.role().roleName())));
+        String ingress = String.join(",", d.securityGroup().ingress().stream().map(rule -> rule.protocol() + ":"
+                + rule.fromPort() + "-" + rule.toPort() + ":" + (rule.source() == DesiredState.Source.VPC_CIDR
+                ? "cidr:10.0.0.0/16" : "group:sg-1")).toList());
+        r.add(new Resource(SECURITY_GROUP, "security-group", "sg-1",
+                Map.of("ingress", ingress, "vpcCidr", "10.0.0.0/16")));
+        List<DesiredState.NfsEndpoint> endpoints = d.fileSystems().stream()
+                .map(f -> new DesiredState.NfsEndpoint(f.index(), "svm-" + f.index() + ".fsx", "/wal")).toList();
+        Map<String, String> template = new java.util.HashMap<>(Map.of("specVersion", d.launchTemplate().specVersion(),
+                "securityGroupId", "sg-1"));
+        if (!endpoints.isEmpty()) {
+            template.put("walNfsEndpoints", Json.write(endpoints));
+        }
+        r.add(new Resource(LAUNCH_TEMPLATE, "launch-template", "lt-1", template));
         for (var b : d.brokers()) {
             r.add(new Resource(EC2_INSTANCE, b.logicalName(), "i-" + b.nodeId(),
-                    Map.of("state", "running", "nodeId", "" + b.nodeId())));
+                    Map.of("state", "running", "nodeId", "" + b.nodeId(), "securityGroups", "sg-1")));
         }
         for (var v : d.walVolumes()) {
             r.add(new Resource(EBS_VOLUME, v.logicalName(), "vol-" + v.nodeId(),
@@ -42,33 +60,34 @@ class PlannerTest {
         for (var f : d.fileSystems()) {
             r.add(new Resource(FSX_FILE_SYSTEM, f.logicalName(), "fs-" + f.index(),
                     Map.of("throughputMBps", "" + f.throughputMBps(), "lifecycle", "AVAILABLE")));
-            r.add(new Resource(FSX_SVM, f.svmLogicalName(), "svm-" + f.index(), Map.of()));
-            r.add(new Resource(FSX_VOLUME, f.volumeLogicalName(), "fsvol-" + f.index(), Map.of()));
+            r.add(new Resource(FSX_SVM, f.svmLogicalName(), "svm-" + f.index(),
+                    Map.of("nfsDnsName", "svm-" + f.index() + ".fsx")));
+            r.add(new Resource(FSX_VOLUME, f.volumeLogicalName(), "fsvol-" + f.index(), Map.of("junctionPath", "/wal")));
         }
         return new ObservedState(r);
     }
 
     @Test
     void fromNothingEverythingIsCreated() {
-        var changes = Planner.plan(ChangeKind.CREATE, ebs(3), NOTHING);
+        var changes = plan(ChangeKind.CREATE, ebs(3), NOTHING);
         assertThat(changes).allMatch(c -> c.action() == Action.CREATE);
         assertThat(changes).extracting(ResourceChange::logicalName).containsExactly("data-bucket", "ops-bucket",
-                "broker-role", "broker-instance-profile", "security-group", "launch-template", "broker-0", "broker-1",
-                "broker-2", "wal-volume-0", "wal-volume-1", "wal-volume-2");
+                "broker-role", "broker-instance-profile", "security-group", "launch-template", "wal-volume-0",
+                "wal-volume-1", "wal-volume-2", "broker-0", "broker-1", "broker-2");
     }
 
     @Test
     void convergedStateNeedsNoChange() {
         for (ChangeKind kind : List.of(ChangeKind.CREATE, ChangeKind.UPDATE, ChangeKind.REPAIR)) {
-            assertThat(Planner.plan(kind, ebs(3), converged(ebs(3)))).as(kind.name()).isEmpty();
+            assertThat(plan(kind, ebs(3), converged(ebs(3)))).as(kind.name()).isEmpty();
         }
         var fsx = DesiredStateTest.of(WalType.FSWAL, 3, 3);
-        assertThat(Planner.plan(ChangeKind.UPDATE, fsx, converged(fsx))).isEmpty();
+        assertThat(plan(ChangeKind.UPDATE, fsx, converged(fsx))).isEmpty();
     }
 
     @Test
     void scaleUpLaunchesOnlyTheMissingNodesAndNewLaunchTemplateVersion() {
-        var changes = Planner.plan(ChangeKind.UPDATE, ebs(6), converged(ebs(3)));
+        var changes = plan(ChangeKind.UPDATE, ebs(6), converged(ebs(3)));
         assertThat(changes).filteredOn(c -> c.type().equals(EC2_INSTANCE)).extracting(ResourceChange::logicalName)
                 .containsExactly("broker-3", "broker-4", "broker-5");
         assertThat(changes).filteredOn(c -> c.type().equals(LAUNCH_TEMPLATE)).singleElement()
@@ -78,14 +97,14 @@ class PlannerTest {
 
     @Test
     void scaleDownRetiresHighestNodeIdsFirstWithTheirVolumes() {
-        var changes = Planner.plan(ChangeKind.UPDATE, ebs(3), converged(ebs(6)));
+        var changes = plan(ChangeKind.UPDATE, ebs(3), converged(ebs(6)));
         assertThat(changes).filteredOn(c -> c.action() == Action.DELETE && c.type().equals(EC2_INSTANCE))
                 .extracting(ResourceChange::logicalName).containsExactly("broker-5", "broker-4", "broker-3");
         assertThat(changes).filteredOn(c -> c.action() == Action.DELETE && c.type().equals(EBS_VOLUME))
                 .extracting(ResourceChange::logicalName)
                 .containsExactlyInAnyOrder("wal-volume-3", "wal-volume-4", "wal-volume-5");
         // CREATE and REPAIR never delete
-        assertThat(Planner.plan(ChangeKind.REPAIR, ebs(3), converged(ebs(6)))).noneMatch(c -> c.action() == Action.DELETE);
+        assertThat(plan(ChangeKind.REPAIR, ebs(3), converged(ebs(6)))).noneMatch(c -> c.action() == Action.DELETE);
     }
 
     @Test
@@ -93,25 +112,25 @@ class PlannerTest {
         var before = DesiredStateTest.of(WalType.FSWAL, 3, 3);
         var target = Targets.target(DesiredStateTest.ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1");
         var after = DesiredState.of(target.resized(3, 3, 512, 2), DesiredStateTest.DEFAULTS);
-        var changes = Planner.plan(ChangeKind.UPDATE, after, converged(before));
+        var changes = plan(ChangeKind.UPDATE, after, converged(before));
         assertThat(changes).filteredOn(c -> c.type().startsWith("fsx")).extracting(ResourceChange::action,
                 ResourceChange::logicalName).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(Action.UPDATE, "wal-fs-0"),
                 org.assertj.core.groups.Tuple.tuple(Action.CREATE, "wal-fs-1"),
                 org.assertj.core.groups.Tuple.tuple(Action.CREATE, "wal-svm-1"),
                 org.assertj.core.groups.Tuple.tuple(Action.CREATE, "wal-fs-volume-1"));
-        var shrink = Planner.plan(ChangeKind.UPDATE, before, converged(after));
+        var shrink = plan(ChangeKind.UPDATE, before, converged(after));
         assertThat(shrink).filteredOn(c -> c.action() == Action.DELETE).extracting(ResourceChange::logicalName)
                 .containsExactly("wal-fs-volume-1", "wal-svm-1", "wal-fs-1");
     }
 
     @Test
     void deleteRemovesEverythingDependantsFirst() {
-        var changes = Planner.plan(ChangeKind.DELETE, ebs(3), converged(ebs(3)));
+        var changes = plan(ChangeKind.DELETE, ebs(3), converged(ebs(3)));
         assertThat(changes).allMatch(c -> c.action() == Action.DELETE).hasSize(converged(ebs(3)).resources().size());
         assertThat(changes).extracting(ResourceChange::type).containsSubsequence(EC2_INSTANCE, EBS_VOLUME,
                 LAUNCH_TEMPLATE, SECURITY_GROUP, IAM_INSTANCE_PROFILE, IAM_ROLE, S3_BUCKET);
-        assertThat(Planner.plan(ChangeKind.DELETE, ebs(3), NOTHING)).isEmpty();
+        assertThat(plan(ChangeKind.DELETE, ebs(3), NOTHING)).isEmpty();
     }
 
     @Test
@@ -120,7 +139,7 @@ class PlannerTest {
         var observed = new ArrayList<>(converged(d).resources());
         observed.removeIf(r -> r.type().equals(EBS_VOLUME));
         observed.add(new Resource(EBS_VOLUME, "wal-volume-0", "vol-0", Map.of("nodeId", "0")));
-        assertThat(Planner.plan(ChangeKind.REPAIR, d, new ObservedState(observed))).singleElement()
+        assertThat(plan(ChangeKind.REPAIR, d, new ObservedState(observed))).singleElement()
                 .satisfies(c -> assertThat(c.toString()).isEqualTo("~ ebs-volume wal-volume-0 (vol-0): attach to broker-0"));
     }
 
@@ -128,7 +147,9 @@ class PlannerTest {
     void aBrokerWhoseAgentWentSilentIsReplacedByEveryConvergingChange() {
         var d = ebs(3);
         for (ChangeKind kind : List.of(ChangeKind.CREATE, ChangeKind.UPDATE, ChangeKind.REPAIR)) {
-            assertThat(Planner.plan(kind, d, converged(d), Set.of("i-1", "i-9"))).as(kind.name()).singleElement()
+            var lost = DesiredState.of(Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(3),
+                    Targets.ACCOUNT, "vpc-1").withImpairedBrokers(Set.of("i-1", "i-9")), DesiredStateTest.DEFAULTS);
+            assertThat(plan(kind, lost, converged(d))).as(kind.name()).singleElement()
                     .satisfies(c -> assertThat(c.toString()).isEqualTo(
                             "-/+ ec2-instance broker-1 (i-1): its broker agent stopped reporting: a new instance takes over node 1"));
         }

@@ -13,10 +13,11 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
 /**
- * FOR TESTS ONLY: an SDK interceptor that fails calls before they are sent. A share of all calls
+ * A test fixture: an SDK interceptor that fails calls before they are sent. A share of all calls
  * fails with throttling or HTTP 500 (which the SDK's retry strategy retries), and calls to chosen
- * operations fail with an AccessDenied shaped like AWS's (which nothing retries). Never configure
- * it in production.
+ * operations fail with an AccessDenied shaped like AWS's (which nothing retries). The backend's
+ * test fixtures install it in a backend process when {@code keel.provisioning.aws.test-faults.*}
+ * is set.
  */
 public final class FaultInjectionInterceptor implements ExecutionInterceptor {
 
