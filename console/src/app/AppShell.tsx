@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import AppLayout, { type AppLayoutProps } from '@cloudscape-design/components/app-layout';
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
@@ -22,8 +22,20 @@ export interface AppShellProps {
   tools?: ReactNode;
 }
 
-/** The layout every page shares (as in the Cloudscape demos' commons): navigation, breadcrumbs, notifications. */
+/** The page's title from its breadcrumbs, most specific first: "orders-prod — Instances — Keel". */
+export function pageTitle(breadcrumbs: BreadcrumbGroupProps.Item[]): string {
+  return [...breadcrumbs.map((b) => b.text).reverse(), strings.app.title].join(' — ');
+}
+
+/**
+ * The layout every page shares (as in the Cloudscape demos' commons): navigation, breadcrumbs, notifications, and
+ * the browser's title for the page.
+ */
 export function AppShell({ breadcrumbs, content, contentType = 'default', tools }: AppShellProps) {
+  const title = pageTitle(breadcrumbs);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   const navigate = useNavigate();
   const location = useLocation();
   const { items } = useNotifications();
