@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import AppLayout, { type AppLayoutProps } from '@cloudscape-design/components/app-layout';
+import type { AppLayoutProps } from '@cloudscape-design/components/app-layout';
+import AppLayoutToolbar from '@cloudscape-design/components/app-layout-toolbar';
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
 import Flashbar from '@cloudscape-design/components/flashbar';
 import SideNavigation from '@cloudscape-design/components/side-navigation';
@@ -46,7 +47,7 @@ export function AppShell({ breadcrumbs, content, contentType = 'default', tools 
     navigate(event.detail.href);
   };
   return (
-    <AppLayout
+    <AppLayoutToolbar
       headerSelector="#top-nav"
       contentType={contentType}
       navigation={
@@ -64,7 +65,7 @@ export function AppShell({ breadcrumbs, content, contentType = 'default', tools 
           onFollow={follow}
         />
       }
-      notifications={<Flashbar items={items} stackItems={items.length > 2} i18nStrings={strings.flashbar} />}
+      notifications={<Flashbar data-testid="notifications" items={items} stackItems={items.length > 2} i18nStrings={strings.flashbar} />}
       tools={tools}
       toolsHide={tools === undefined}
       ariaLabels={{

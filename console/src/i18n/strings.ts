@@ -245,6 +245,8 @@ export const strings = {
     repairAction: 'Repair',
     delete: 'Delete',
     tabs: { overview: 'Overview', metrics: 'Metrics', brokers: 'Brokers', operations: 'Operations' },
+    tabsScrollLeft: 'Show earlier tabs',
+    tabsScrollRight: 'Show later tabs',
     spec: 'Spec',
     name: 'Name',
     id: 'Id',

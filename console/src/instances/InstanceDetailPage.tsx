@@ -248,6 +248,7 @@ export default function InstanceDetailPage() {
         </Header>
         <Tabs
           activeTabId={tab}
+          i18nStrings={{ scrollLeftAriaLabel: d.tabsScrollLeft, scrollRightAriaLabel: d.tabsScrollRight }}
           onChange={({ detail }) => setTab(detail.activeTabId)}
           tabs={[
             { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} /> },

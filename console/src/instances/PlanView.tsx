@@ -2,7 +2,7 @@ import Alert from '@cloudscape-design/components/alert';
 import Header from '@cloudscape-design/components/header';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import type { Plan, PlanAction } from '../api/types';
+import type { Plan, PlanAction, PlannedChange } from '../api/types';
 import { EmptyState, ErrorDetail } from '../app/common';
 import { strings } from '../i18n/strings';
 
@@ -38,6 +38,23 @@ export function PlanView({
   errorShown?: boolean;
 }) {
   const plan = query.data;
+  // A plan of what does not exist yet (a create) has no ids: its Id column is left out.
+  const columns: TableProps.ColumnDefinition<PlannedChange>[] = [
+    {
+      id: 'action',
+      header: p.columns.action,
+      minWidth: 120,
+      cell: (c) => (
+        <span data-action={c.action}>
+          <StatusIndicator type={ACTION_TYPES[c.action]}>{p.actions[c.action]}</StatusIndicator>
+        </span>
+      ),
+    },
+    { id: 'resourceType', header: p.columns.resourceType, cell: (c) => c.resourceType },
+    { id: 'name', header: p.columns.name, cell: (c) => c.name, isRowHeader: true },
+    { id: 'id', header: p.columns.id, cell: (c) => c.id ?? p.notCreated },
+    { id: 'reason', header: p.columns.reason, cell: (c) => c.reason ?? strings.common.none },
+  ];
   return (
     <div data-testid="plan">
       <Table
@@ -63,21 +80,7 @@ export function PlanView({
           )
         }
         ariaLabels={{ tableLabel: p.title }}
-        columnDefinitions={[
-          {
-            id: 'action',
-            header: p.columns.action,
-            cell: (c) => (
-              <span data-action={c.action}>
-                <StatusIndicator type={ACTION_TYPES[c.action]}>{p.actions[c.action]}</StatusIndicator>
-              </span>
-            ),
-          },
-          { id: 'resourceType', header: p.columns.resourceType, cell: (c) => c.resourceType },
-          { id: 'name', header: p.columns.name, cell: (c) => c.name, isRowHeader: true },
-          { id: 'id', header: p.columns.id, cell: (c) => c.id ?? p.notCreated },
-          { id: 'reason', header: p.columns.reason, cell: (c) => c.reason ?? strings.common.none },
-        ]}
+        columnDefinitions={columns.filter((column) => column.id !== 'id' || plan?.changes.some((c) => c.id !== null))}
       />
     </div>
   );
