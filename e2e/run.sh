@@ -26,10 +26,11 @@ die() { log "ERROR: $*"; exit 1; }
 
 port_in_use() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 
+# Above the local runner's broker ports (20000–32767), which its brokers bind late.
 free_port() {
   local port
   for _ in $(seq 50); do
-    port=$((20000 + RANDOM % 10000))
+    port=$((40000 + RANDOM % 10000))
     port_in_use "$port" || { echo "$port"; return 0; }
   done
   die "no free port found"
