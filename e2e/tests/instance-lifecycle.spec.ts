@@ -103,6 +103,11 @@ test.afterAll(async () => {
 test('an editor signs in on Keycloak and connects a cloud account', async () => {
   await new LoginPage(page).signIn('acme-editor');
   await expect(page).toHaveTitle('Instances — Keel');
+  // The console is served as a production server serves it: compressed, and cached for good under hashed names.
+  const entry = await page.locator('script[type="module"][src^="/assets/"]').getAttribute('src');
+  const served = await page.request.get(entry ?? '', { headers: { 'Accept-Encoding': 'br, gzip' } });
+  expect(served.headers()['content-encoding']).toBe('br');
+  expect(served.headers()['cache-control']).toContain('immutable');
   await expectAccessible(page, 'instances');
   const accounts = new CloudAccountsPage(page);
   await accounts.open();
