@@ -15,7 +15,7 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    viewport: { width: 1400, height: 1000 },
+    viewport: { width: 1280, height: 800 },
     launchOptions: {
       // Debian's Chromium only; Playwright never downloads a browser here.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

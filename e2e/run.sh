@@ -8,7 +8,8 @@
 #     connect the account in the browser with that role (E2E_ROLE_ARN, E2E_VPC_ID, E2E_SUBNETS),
 #   - serves the built console with `vite preview` on :4173 (a redirect URI of the realm),
 #     proxying /api to that backend and pointing at the test Keycloak through /config.json,
-#   - runs Playwright on Debian's Chromium and prints "N passed, N failed, N skipped".
+#   - runs Playwright on Debian's Chromium and prints "N passed, N failed, N skipped"; the tests find the local
+#     runner's brokers in E2E_RUNNER_STATE (to make one fall silent).
 set -euo pipefail
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,10 +26,11 @@ die() { log "ERROR: $*"; exit 1; }
 
 port_in_use() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 
+# Above the local runner's broker ports (20000–32767), which its brokers bind late.
 free_port() {
   local port
   for _ in $(seq 50); do
-    port=$((20000 + RANDOM % 10000))
+    port=$((40000 + RANDOM % 10000))
     port_in_use "$port" || { echo "$port"; return 0; }
   done
   die "no free port found"
@@ -62,6 +64,28 @@ stop() {
   rm -f "$file"
 }
 
+# The run's database is new, so broker machines still running in the test LocalStack belong to earlier runs (a run
+# that failed before its delete): terminated here, or the local runner would start their brokers too and load the
+# machine with a second cluster.
+terminate_leftovers() {
+  local python=${KEEL_CACHE:-$HOME/.cache/keel}/localstack-4.13.1-venv/bin/python
+  [[ -x $python ]] || die "no $python (scripts/stack installs it)"
+  "$python" - <<'PY' || die "could not terminate the broker machines of earlier runs"
+import os
+import boto3
+
+ec2 = boto3.client("ec2", endpoint_url=os.environ["KEEL_AWS_ENDPOINT"], region_name="us-east-1",
+                   aws_access_key_id="test", aws_secret_access_key="test")
+filters = [{"Name": "tag:byoc:managed-by", "Values": ["keel"]},
+           {"Name": "instance-state-name", "Values": ["pending", "running"]}]
+ids = [i["InstanceId"] for page in ec2.get_paginator("describe_instances").paginate(Filters=filters)
+       for r in page["Reservations"] for i in r["Instances"]]
+if ids:
+    ec2.terminate_instances(InstanceIds=ids)
+print(f"[e2e] terminated {len(ids)} broker machine(s) left by earlier runs")
+PY
+}
+
 wait_http() {
   local name=$1 url=$2 started=$SECONDS
   until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
@@ -91,6 +115,7 @@ main() {
     -c "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" -c "CREATE DATABASE $E2E_DB" >/dev/null
   export KEEL_DB_URL=jdbc:postgresql://localhost:$pg_port/$E2E_DB
 
+  terminate_leftovers
   mkdir -p "$RUN_DIR"
   rm -rf "$RUN_DIR/local-runner"
   trap 'stop console; stop local-runner; stop backend' EXIT
@@ -112,7 +137,7 @@ main() {
   # shellcheck source=/dev/null
   . "$RUN_DIR/customer.env"
   export E2E_ROLE_ARN=$DEMO_ROLE_ARN E2E_VPC_ID=$DEMO_VPC_ID \
-    E2E_SUBNETS=$DEMO_SUBNET_A,$DEMO_SUBNET_B,$DEMO_SUBNET_C
+    E2E_SUBNETS=$DEMO_SUBNET_A,$DEMO_SUBNET_B,$DEMO_SUBNET_C E2E_RUNNER_STATE=$RUN_DIR/local-runner
 
   local rc=0
   (cd "$E2E_DIR" && KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT node node_modules/@playwright/test/cli.js test "$@") || rc=$?

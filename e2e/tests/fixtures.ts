@@ -1,28 +1,97 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Every page fails its test on any request that leaves the machine. */
-export const test = base.extend<{ offsite: string[] }>({
-  offsite: async ({}, use) => {
-    await use([]);
+/** What a page did wrong on the way: requests that left the machine, and the console's own files it could not find. */
+export interface Misses {
+  offsite: string[];
+  missing: string[];
+}
+
+export function misses(): Misses {
+  return { offsite: [], missing: [] };
+}
+
+/** Every page fails its test on any request that leaves the machine or any 404 for the console's own files. */
+export const test = base.extend<{ misses: Misses }>({
+  misses: async ({}, use) => {
+    await use(misses());
   },
-  page: async ({ page, offsite }, use) => {
-    watchRequests(page, offsite);
+  page: async ({ page, misses }, use) => {
+    watchRequests(page, misses);
     await use(page);
-    expect(offsite, 'requests to non-loopback hosts').toEqual([]);
+    expectNoMisses(misses);
   },
 });
 
-export function watchRequests(page: Page, offsite: string[]) {
+export function watchRequests(page: Page, seen: Misses) {
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (['data:', 'blob:', 'about:'].includes(url.protocol)) return;
-    if (!LOOPBACK.has(url.hostname)) offsite.push(request.url());
+    if (!LOOPBACK.has(url.hostname)) seen.offsite.push(request.url());
   });
+  // The API answers 404 for what does not exist, rightly; the console's own files (a favicon…) must all be there.
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.status() === 404 && url.origin === new URL(page.url()).origin && !url.pathname.startsWith('/api/')) {
+      seen.missing.push(response.url());
+    }
+  });
+}
+
+export function expectNoMisses(seen: Misses) {
+  expect(seen.offsite, 'requests to non-loopback hosts').toEqual([]);
+  expect(seen.missing, 'console files answered 404').toEqual([]);
+}
+
+/** The viewports the console is checked at: a laptop, and a phone. */
+export const LAPTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** The signed-in user's access token, as the console keeps it (oidc-client-ts, session storage). */
+export async function accessToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+    return key ? (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token : undefined;
+  });
+  if (!token) throw new Error('no signed-in user in this page');
+  return token;
+}
+
+/** Calls the API as the page's user, through the console's own origin (as the console does). */
+export async function callApi<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    data: body,
+    headers: { Authorization: `Bearer ${await accessToken(page)}`, 'X-Organization': 'acme' },
+  });
+  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Moves the focus with Tab until `target` (or something inside it) has it: how a keyboard user gets to a control. */
+export async function tabTo(page: Page, target: Locator, presses = 80) {
+  for (let i = 0; i < presses; i++) {
+    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+/** The local runner's brokers: which agent process plays each broker of an instance (e2e/run.sh runs it). */
+export function agentPid(instanceId: string, nodeId: number): number {
+  const state = process.env.E2E_RUNNER_STATE;
+  if (!state) throw new Error('E2E_RUNNER_STATE is not set: run the suite through e2e/run.sh');
+  const status = JSON.parse(readFileSync(`${state}/status.json`, 'utf8')) as {
+    brokers: { instanceId: string | null; nodeId: number; agentPid: number | null }[];
+  };
+  const broker = status.brokers.find((b) => b.instanceId === instanceId && b.nodeId === nodeId && b.agentPid !== null);
+  if (!broker?.agentPid) throw new Error(`no running agent for node ${nodeId} of ${instanceId}`);
+  return broker.agentPid;
 }
 
 export { expect };

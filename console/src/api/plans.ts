@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { call, useApiClient } from './client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, useApiClient, type KeelClient } from './client';
 import type { InstanceCreation, InstanceUpdate } from './types';
 
 export const planKeys = {
@@ -9,18 +9,32 @@ export const planKeys = {
   forRepair: (instanceId: string) => [...planKeys.all, 'instance', instanceId, 'repair'] as const,
 };
 
+function creationPlan(client: KeelClient, body: InstanceCreation) {
+  return {
+    queryKey: planKeys.forCreation(body),
+    queryFn: async () => (await call(client.POST('/instances/plan', { body }))).data,
+    // The plan of a new instance depends only on the body and the catalog.
+    staleTime: 5 * 60_000,
+  };
+}
+
 /**
  * The cloud resources creating `body` would make. A POST, but a dry run (viewers may call it
  * too), so it is a query keyed by the body, like an estimate.
  */
 export function useCreationPlan(body: InstanceCreation) {
   const client = useApiClient();
-  return useQuery({
-    queryKey: planKeys.forCreation(body),
-    queryFn: async () => (await call(client.POST('/instances/plan', { body }))).data,
-    // The plan of a new instance depends only on the body and the catalog.
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(creationPlan(client, body));
+}
+
+/**
+ * Asks the API whether it would create `body`: the plan when it would, else the API's errors (thrown). The same
+ * query as the plan, so the review step finds the answer already there.
+ */
+export function useCheckCreation() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return (body: InstanceCreation) => queryClient.fetchQuery(creationPlan(client, body));
 }
 
 /**

@@ -37,7 +37,7 @@ describe('problem+json normalisation', () => {
     const error = toApiError(validation, undefined);
     const { fields, unmatched } = mapFieldErrors(error, ['network.subnets[1].subnetId', 'fsx']);
     expect(fields['network.subnets[1].subnetId']).toBe('must be a subnet id such as subnet-0a1b2c3d4e5f60789');
-    expect(fields.fsx).toBe('fsx.count 10 AKU need 200 MiB/s of WAL write capacity');
+    expect(fields.fsx).toBe('Number of file systems: 10 AKU need 200 MiB/s of WAL write capacity');
     expect(unmatched).toEqual([{ field: 'brokerVersion', message: "'9.9' is not offered" }]);
   });
 

@@ -2,6 +2,7 @@
  * The one error-normalising layer: every failed API call becomes an ApiError, whatever the
  * server sent (an RFC 9457 problem document, another body, or nothing because the network failed).
  */
+import { fieldName, inWords } from '../i18n/fieldNames';
 import type { FieldError, Problem } from './types';
 
 export class ApiError extends Error {
@@ -69,7 +70,7 @@ export function networkError(cause: unknown): ApiError {
 export type FieldErrors = Record<string, string>;
 
 /**
- * Maps the API's field errors onto form fields. `field` is the API's dotted path
+ * Maps the API's field errors onto form fields, their messages in words (paths named as people know the fields). `field` is the API's dotted path
  * (`network.subnets[1].subnetId`); `known` lists the form's field paths. A path that is not a
  * form field is attributed to its nearest known ancestor (`fsx.count` → `fsx` when only `fsx`
  * exists); errors that fit nowhere are returned in `unmatched` to show in a form-level alert.
@@ -87,7 +88,7 @@ export function mapFieldErrors(
       unmatched.push(fe);
       continue;
     }
-    const message = target === fe.field ? fe.message : `${fe.field} ${fe.message}`;
+    const message = target === fe.field ? inWords(fe.message) : `${fieldName(fe.field)}: ${inWords(fe.message)}`;
     fields[target] = fields[target] ? `${fields[target]} ${message}` : message;
   }
   return { fields, unmatched };
@@ -106,7 +107,8 @@ function nearestKnown(field: string, known: readonly string[]): string | undefin
 /** A one-line description for a Flashbar or an Alert. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    const parts = [error.detail ?? error.title];
+    // A request that never got an answer: the browser's own words ("Failed to fetch") say too little alone.
+    const parts = [error.status === 0 ? `${error.title} (${error.detail ?? 'no answer'}).` : (error.detail ?? error.title)];
     if (error.requestId) parts.push(`(request ${error.requestId})`);
     return parts.join(' ');
   }

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import AppLayout, { type AppLayoutProps } from '@cloudscape-design/components/app-layout';
+import type { AppLayoutProps } from '@cloudscape-design/components/app-layout';
+import AppLayoutToolbar from '@cloudscape-design/components/app-layout-toolbar';
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
 import Flashbar from '@cloudscape-design/components/flashbar';
 import SideNavigation from '@cloudscape-design/components/side-navigation';
@@ -22,8 +23,20 @@ export interface AppShellProps {
   tools?: ReactNode;
 }
 
-/** The layout every page shares (as in the Cloudscape demos' commons): navigation, breadcrumbs, notifications. */
+/** The page's title from its breadcrumbs, most specific first: "orders-prod — Instances — Keel". */
+export function pageTitle(breadcrumbs: BreadcrumbGroupProps.Item[]): string {
+  return [...breadcrumbs.map((b) => b.text).reverse(), strings.app.title].join(' — ');
+}
+
+/**
+ * The layout every page shares (as in the Cloudscape demos' commons): navigation, breadcrumbs, notifications, and
+ * the browser's title for the page.
+ */
 export function AppShell({ breadcrumbs, content, contentType = 'default', tools }: AppShellProps) {
+  const title = pageTitle(breadcrumbs);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   const navigate = useNavigate();
   const location = useLocation();
   const { items } = useNotifications();
@@ -34,7 +47,7 @@ export function AppShell({ breadcrumbs, content, contentType = 'default', tools 
     navigate(event.detail.href);
   };
   return (
-    <AppLayout
+    <AppLayoutToolbar
       headerSelector="#top-nav"
       contentType={contentType}
       navigation={
@@ -52,7 +65,7 @@ export function AppShell({ breadcrumbs, content, contentType = 'default', tools 
           onFollow={follow}
         />
       }
-      notifications={<Flashbar items={items} stackItems={items.length > 2} i18nStrings={strings.flashbar} />}
+      notifications={<Flashbar data-testid="notifications" items={items} stackItems={items.length > 2} i18nStrings={strings.flashbar} />}
       tools={tools}
       toolsHide={tools === undefined}
       ariaLabels={{

@@ -4,15 +4,21 @@ import Button from '@cloudscape-design/components/button';
 import Modal, { type ModalProps } from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { strings } from '../i18n/strings';
-import type { Notice } from './notifications';
+import type { Operation } from '../api/types';
+import type { StartedChange } from './notifications';
 
 /**
- * Runs `start` (a mutation that queues an operation); once accepted, puts `started` in the Flashbar and calls
- * `onStarted`. A refusal stays in the modal, which shows the mutation's error.
+ * Runs `start` (a mutation that queues an operation); once accepted, follows the change in the Flashbar until it
+ * ends and calls `onStarted`. A refusal stays in the modal, which shows the mutation's error.
  */
-export function startAndNotify(start: () => Promise<unknown>, notify: (notice: Notice) => void, started: Notice, onStarted: () => void) {
-  void start().then(() => {
-    notify(started);
+export function startAndFollow(
+  start: () => Promise<Operation>,
+  follow: (change: StartedChange) => void,
+  change: Omit<StartedChange, 'operation'>,
+  onStarted: () => void,
+) {
+  void start().then((operation) => {
+    follow({ ...change, operation });
     onStarted();
   }, () => undefined);
 }

@@ -1,8 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
 import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import { ApiError, describeError } from '../api/problem';
 import type { FieldError } from '../api/types';
+import { fieldName, inWords } from '../i18n/fieldNames';
 import { strings } from '../i18n/strings';
 
 const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
@@ -47,14 +51,50 @@ export function EmptyState({ title, subtitle, action }: { title: string; subtitl
   );
 }
 
-/** The API's field errors as `field: message` lines, for errors no form field shows. */
+/** The API's field errors as `field: message` lines, in words, for errors no form field shows. */
 export function FieldErrorList({ errors }: { errors: readonly FieldError[] }) {
   return (
     <ul>
       {errors.map((e) => (
-        <li key={`${e.field}:${e.message}`}>{`${e.field}: ${e.message}`}</li>
+        <li key={`${e.field}:${e.message}`}>{`${fieldName(e.field)}: ${inWords(e.message)}`}</li>
       ))}
     </ul>
+  );
+}
+
+/** What went wrong with a request: the API's field errors when it named fields, else one line. */
+export function ErrorDetail({ error }: { error: unknown }) {
+  return error instanceof ApiError && error.fieldErrors.length > 0 ? <FieldErrorList errors={error.fieldErrors} /> : <>{describeError(error)}</>;
+}
+
+/** A page or a part of one whose data could not be loaded: what went wrong, once, and a way to ask again. */
+export function LoadError({
+  header,
+  error,
+  onRetry,
+  testId = 'load-error',
+  type = 'error',
+}: {
+  header: string;
+  error: unknown;
+  onRetry: () => void;
+  testId?: string;
+  /** `warning` when what was loaded before is still shown. */
+  type?: 'error' | 'warning';
+}) {
+  return (
+    <Alert
+      type={type}
+      header={header}
+      data-testid={testId}
+      action={
+        <Button data-testid={`${testId}-retry`} onClick={onRetry}>
+          {strings.common.retry}
+        </Button>
+      }
+    >
+      <ErrorDetail error={error} />
+    </Alert>
   );
 }
 

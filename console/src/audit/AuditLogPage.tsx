@@ -1,15 +1,13 @@
 import { useCollection } from '@cloudscape-design/collection-hooks';
-import Alert from '@cloudscape-design/components/alert';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useAuditEvents } from '../api/audit';
-import { describeError } from '../api/problem';
 import type { AuditEvent } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { EmptyState, formatDate } from '../app/common';
+import { EmptyState, formatDate, LoadError } from '../app/common';
 import { strings } from '../i18n/strings';
 
 const a = strings.audit;
@@ -41,7 +39,7 @@ export default function AuditLogPage() {
       breadcrumbs={[{ text: a.title, href: '/audit' }]}
       content={
         <SpaceBetween size="m">
-          {events.error && <Alert type="error">{describeError(events.error)}</Alert>}
+          {events.error && <LoadError header={a.loadFailed} error={events.error} onRetry={() => void events.refetch()} />}
           <Table
             {...collectionProps}
             data-testid="audit-table"

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
@@ -11,10 +10,9 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useNavigate } from 'react-router';
 import { useUsage } from '../api/billing';
-import { describeError } from '../api/problem';
 import type { Usage } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { EmptyState, formatDate } from '../app/common';
+import { EmptyState, formatDate, LoadError } from '../app/common';
 import { strings } from '../i18n/strings';
 import { recentMonths } from './months';
 
@@ -46,7 +44,7 @@ export default function BillingPage() {
               onChange={({ detail }) => setMonth(months.find((m) => m.from === detail.selectedOption.value) ?? months[0])}
             />
           </FormField>
-          {usage.error && <Alert type="error">{describeError(usage.error)}</Alert>}
+          {usage.error && <LoadError header={b.loadFailed} error={usage.error} onRetry={() => void usage.refetch()} />}
           <Container header={<Header variant="h2">{b.summary}</Header>}>
             <KeyValuePairs
               columns={3}

@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import type { CloudAccount } from '../api/types';
 import { account, catalogV1, failedAccount } from '../test/fixtures';
-import { fakeApi, json, renderWithProviders } from '../test/render';
+import { fakeApi, json, renderWithProviders, eventually } from '../test/render';
 import CloudAccountsPage from './CloudAccountsPage';
 import ConnectCloudAccountPage from './ConnectCloudAccountPage';
 
@@ -70,7 +70,7 @@ describe('cloud accounts list', () => {
     act(() => page().findTable()!.findRowSelectionArea(1)!.click());
     act(() => page().findButton('[data-testid="verify-account"]')!.click());
 
-    await waitFor(() => expect(page().findFlashbar()!.findItems()).toHaveLength(1));
+    await eventually(() => expect(page().findFlashbar()!.findItems()).toHaveLength(1));
     const flash = page().findFlashbar()!.findItems()[0];
     expect(flash.findHeader()!.getElement().textContent).toBe('The role of prod-analytics is not verified');
     expectVerificationDetails();
@@ -122,7 +122,7 @@ describe('connect cloud account', () => {
     act(() => page().findInput('[data-testid="connect-role-arn"]')!.setInputValue(account.roleArn));
     const regions = page().findMultiselect('[data-testid="connect-regions"]')!;
     act(() => regions.openDropdown());
-    await waitFor(() => expect(regions.findDropdown().findOptions()).toHaveLength(catalogV1.regions.length));
+    await eventually(() => expect(regions.findDropdown().findOptions()).toHaveLength(catalogV1.regions.length));
     act(() => regions.selectOption(1));
 
     act(() => page().findButton('[data-testid="connect-submit"]')!.click());

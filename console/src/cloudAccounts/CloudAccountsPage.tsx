@@ -14,7 +14,7 @@ import { useCloudAccounts, useDeleteCloudAccount, useVerifyCloudAccount } from '
 import { describeError } from '../api/problem';
 import type { CloudAccount } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { EmptyState, formatDate } from '../app/common';
+import { EmptyState, formatDate, LoadError } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
@@ -58,7 +58,7 @@ export default function CloudAccountsPage() {
       breadcrumbs={[{ text: s.title, href: '/cloud-accounts' }]}
       content={
         <SpaceBetween size="m">
-          {accounts.error && <Alert type="error">{describeError(accounts.error)}</Alert>}
+          {accounts.error && <LoadError header={s.loadFailed} error={accounts.error} onRetry={() => void accounts.refetch()} />}
           <Table
             {...collectionProps}
             data-testid="cloud-accounts-table"

@@ -20,13 +20,14 @@ import { Copyable } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
-import { NAME_PATTERN } from '../instances/specRules';
 import { verificationNotice } from './verification';
 
 const f = strings.cloudAccounts.form;
 const c = f.createRole;
 const r = strings.cloudAccounts.rules;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::([0-9]{12}):role\/.+$/;
+/** The contract's DnsName. */
+const NAME_PATTERN = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
 
 /** The API's registration rules (CloudAccounts.java), with its messages. */
 export function validateRegistration(form: CloudAccountRegistration): FieldErrors {
@@ -174,7 +175,13 @@ export default function ConnectCloudAccountPage() {
                       data-testid="connect-regions"
                       placeholder={f.regionsPlaceholder}
                       deselectAriaLabel={(option) => strings.common.remove(option.label ?? '')}
-                      statusType={catalog.isPending ? 'loading' : 'finished'}
+                      statusType={catalog.isPending ? 'loading' : catalog.isError ? 'error' : 'finished'}
+                      loadingText={strings.common.loading}
+                      errorText={f.regionsFailed}
+                      recoveryText={strings.common.retry}
+                      onLoadItems={() => {
+                        if (catalog.isError) void catalog.refetch();
+                      }}
                       selectedOptions={form.regions.map((region) => ({ value: region, label: region }))}
                       options={(catalog.data?.regions ?? []).map((region) => ({ value: region, label: region }))}
                       onChange={({ detail }) => set({ regions: detail.selectedOptions.map((o) => o.value ?? '') })}

@@ -38,6 +38,19 @@ describe('FSx capacity bar', () => {
     expect(screen.getByTestId('fsx-capacity-fix').textContent).toContain('Use 2 × 384 MBps or 1 × 768 MBps, or lower AKU to 7.');
   });
 
+  it('says how far past the capacity a need is, not a full bar', () => {
+    render(<FsxCapacityBar aku={30} throughputMBps={384} count={1} catalog={catalogV1} />);
+    const bar = screen.getByTestId('fsx-capacity');
+    expect(bar.dataset.percent).toBe('400');
+    expect(bar.textContent).toContain('The write need is 400 % of the FSx write capacity');
+  });
+
+  it('leaves the fix to the form when the form already shows it', () => {
+    render(<FsxCapacityBar aku={10} throughputMBps={384} count={1} catalog={catalogV1} showFix={false} />);
+    expect(screen.getByTestId('fsx-capacity').dataset.fits).toBe('false');
+    expect(screen.queryByTestId('fsx-capacity-fix')).toBeNull();
+  });
+
   it('shows nothing for a not-benchmarked throughput', () => {
     const { container } = render(<FsxCapacityBar aku={10} throughputMBps={3072} count={1} catalog={catalogV1} />);
     expect(container.textContent).toBe('');

@@ -38,32 +38,39 @@ export function CapacityReadout({ aku, catalog, testId = 'capacity' }: { aku: nu
   );
 }
 
-/** AKU write need against the FSx file systems' Kafka write capacity, with the fix when short. */
+/**
+ * AKU write need against the FSx file systems' Kafka write capacity. Past 100 % the bar gives way to the true share
+ * (a need of 400 % reads as 400 %, not as a full bar) and, unless the form already says it, the fix.
+ */
 export function FsxCapacityBar({
   aku,
   throughputMBps,
   count,
   catalog,
+  showFix = true,
 }: {
   aku: number | undefined;
   throughputMBps: number;
   count: number | undefined;
   catalog: SizingCatalog;
+  showFix?: boolean;
 }) {
   if (aku === undefined || count === undefined || count < 1) return null;
   const fit = fsxFit(aku, throughputMBps, count, catalog);
   if (!fit) return null;
-  const percent = Math.min(100, Math.round((fit.neededMiBps / fit.availableMiBps) * 100));
+  const percent = Math.round((fit.neededMiBps / fit.availableMiBps) * 100);
   return (
-    <div data-testid="fsx-capacity" data-fits={fit.fits}>
+    <div data-testid="fsx-capacity" data-fits={fit.fits} data-percent={percent}>
       <ProgressBar
-        value={percent}
+        value={Math.min(100, percent)}
+        status={fit.fits ? 'in-progress' : 'error'}
+        resultText={c.fsxOver(formatNumber(percent))}
         label={c.fsxBarLabel}
         description={c.fsxBarDescription(formatNumber(fit.neededMiBps), formatNumber(fit.availableMiBps))}
         additionalInfo={fit.fits ? c.fsxOk : undefined}
         ariaLabel={c.fsxBarLabel}
       />
-      {!fit.fits && (
+      {!fit.fits && showFix && (
         <div data-testid="fsx-capacity-fix">
           <StatusIndicator type="error">{`${c.fsxShort}: ${formatNumber(fit.neededMiBps)} > ${formatNumber(fit.availableMiBps)} MiB/s. ${c.fsxFix(fit.fix ?? '')}`}</StatusIndicator>
         </div>

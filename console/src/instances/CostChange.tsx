@@ -1,7 +1,6 @@
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Header from '@cloudscape-design/components/header';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { describeError } from '../api/problem';
 import type { CostEstimate } from '../api/types';
 import { strings } from '../i18n/strings';
 import { Metric } from './CapacityViews';
@@ -15,12 +14,14 @@ interface EstimateQuery {
   isPending: boolean;
 }
 
-// The diskless side only: the self-managed Kafka comparison is the wizard's argument, not the cost of this change.
-const monthly = (estimate: CostEstimate) => estimate.diskless.totalMonthlyUsd;
+// What the customer pays for the instance: its AWS resources and Keel's fee. The self-managed Kafka comparison is the
+// wizard's argument, not the cost of this change.
+const monthly = (estimate: CostEstimate) => estimate.diskless.totalMonthlyUsd + estimate.serviceFee.monthlyUsd;
 
 function Total({ query }: { query: EstimateQuery }) {
   if (query.data) return k.perMonth(formatUsd(monthly(query.data)));
-  if (query.error) return <StatusIndicator type="warning">{describeError(query.error)}</StatusIndicator>;
+  // Why is said once, above the figures (the modal's load error), not in every cell.
+  if (query.error) return <StatusIndicator type="warning">{k.unavailable}</StatusIndicator>;
   return <StatusIndicator type="loading">{strings.common.loading}</StatusIndicator>;
 }
 

@@ -8,7 +8,8 @@ import { useCloudAccounts } from '../api/cloudAccounts';
 import { useCreateInstance } from '../api/instances';
 import { ApiError, describeError } from '../api/problem';
 import { AppShell } from '../app/AppShell';
-import { instanceNotice, useNotifications } from '../app/notifications';
+import { LoadError } from '../app/common';
+import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
 import { InstanceWizard, STEPS } from './wizard/InstanceWizard';
@@ -17,7 +18,7 @@ import type { StepKey } from './wizard/types';
 export default function CreateInstancePage() {
   const navigate = useNavigate();
   const { canEdit } = useSession();
-  const { notify } = useNotifications();
+  const { notify, follow } = useNotifications();
   const catalog = useSizingCatalog();
   const accounts = useCloudAccounts();
   const create = useCreateInstance();
@@ -28,7 +29,13 @@ export default function CreateInstancePage() {
   if (!canEdit) {
     content = <Alert type="warning">{strings.common.requestFailed}</Alert>;
   } else if (catalog.error || accounts.error) {
-    content = <Alert type="error" header={strings.common.requestFailed}>{describeError(catalog.error ?? accounts.error)}</Alert>;
+    content = (
+      <LoadError
+        header={w.loadFailed}
+        error={catalog.error ?? accounts.error}
+        onRetry={() => [catalog, accounts].filter((q) => q.isError).forEach((q) => void q.refetch())}
+      />
+    );
   } else if (!catalog.data || !accounts.data) {
     content = <Spinner size="large" />;
   } else {
@@ -41,7 +48,7 @@ export default function CreateInstancePage() {
         onSubmit={async (body) => {
           try {
             const operation = await create.mutateAsync(body);
-            notify(instanceNotice(operation.instanceId, w.created(body.name)));
+            follow({ operation, instanceName: body.name, started: w.created(body.name) });
             navigate(`/instances/${operation.instanceId}`);
           } catch (error) {
             if (!(error instanceof ApiError) || error.fieldErrors.length === 0) {

@@ -7,8 +7,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useDeleteInstance } from '../api/instances';
 import { describeError } from '../api/problem';
 import type { Instance } from '../api/types';
-import { ConfirmModal, startAndNotify } from '../app/ConfirmModal';
-import { instanceNotice, useNotifications } from '../app/notifications';
+import { ConfirmModal, startAndFollow } from '../app/ConfirmModal';
+import { useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 
 const m = strings.detail.deleteModal;
@@ -17,7 +17,7 @@ const m = strings.detail.deleteModal;
 export function DeleteInstanceModal({ instance, onClose, onStarted }: { instance: Instance; onClose: () => void; onStarted: () => void }) {
   const [typed, setTyped] = useState('');
   const remove = useDeleteInstance(instance.id);
-  const { notify } = useNotifications();
+  const { follow } = useNotifications();
   const confirmed = typed === instance.name;
   return (
     <ConfirmModal
@@ -29,7 +29,7 @@ export function DeleteInstanceModal({ instance, onClose, onStarted }: { instance
         testId: 'delete-instance-confirm',
         disabled: !confirmed,
         loading: remove.isPending,
-        onConfirm: () => startAndNotify(remove.mutateAsync, notify, instanceNotice(instance.id, m.started(instance.name)), onStarted),
+        onConfirm: () => startAndFollow(remove.mutateAsync, follow, { instanceName: instance.name, started: m.started(instance.name) }, onStarted),
       }}
     >
       <SpaceBetween size="m">

@@ -53,7 +53,14 @@ export function FsxFields({
           onChange={({ detail }) => onChange({ fsxCount: detail.value })}
         />
       </FormField>
-      <FsxCapacityBar aku={aku} throughputMBps={value.fsxThroughput} count={parseWholeNumber(value.fsxCount)} catalog={catalog} />
+      {/* The count's own error, once shown, already says what the bar's fix would. */}
+      <FsxCapacityBar
+        aku={aku}
+        throughputMBps={value.fsxThroughput}
+        count={parseWholeNumber(value.fsxCount)}
+        catalog={catalog}
+        showFix={!errors.count}
+      />
     </SpaceBetween>
   );
 }

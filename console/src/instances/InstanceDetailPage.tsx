@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
@@ -10,16 +9,19 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
 import Tabs from '@cloudscape-design/components/tabs';
+import Link from '@cloudscape-design/components/link';
 import { useSizingCatalog } from '../api/catalog';
+import { useCloudAccounts } from '../api/cloudAccounts';
 import { useInstance } from '../api/instances';
-import { describeError } from '../api/problem';
+import { ApiError } from '../api/problem';
 import type { Instance } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { Copyable, formatDate, StateIndicator } from '../app/common';
+import { Copyable, formatDate, LoadError, StateIndicator } from '../app/common';
 import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
 import { formatNumber } from './capacity';
 import { DeleteInstanceModal } from './DeleteInstanceModal';
+import { InstanceStatusDetail } from './InstanceStatus';
 import { OperationsTab } from './OperationsTab';
 import { RepairInstanceModal } from './RepairInstanceModal';
 import { UpdateAkuModal } from './UpdateAkuModal';
@@ -58,6 +60,25 @@ export function InstanceActions({
   );
 }
 
+/** The instance's cloud account by name, linked to the accounts; its id while the accounts load or if it is gone. */
+function CloudAccountName({ id }: { id: string }) {
+  const navigate = useNavigate();
+  const account = useCloudAccounts().data?.find((a) => a.id === id);
+  if (!account) return <span data-testid="detail-cloud-account">{id}</span>;
+  return (
+    <Link
+      href="/cloud-accounts"
+      data-testid="detail-cloud-account"
+      onFollow={(event) => {
+        event.preventDefault();
+        navigate('/cloud-accounts');
+      }}
+    >
+      {account.name}
+    </Link>
+  );
+}
+
 function Overview({ instance }: { instance: Instance }) {
   const { spec, capacity, sizing, inventory } = instance;
   return (
@@ -68,7 +89,7 @@ function Overview({ instance }: { instance: Instance }) {
           items={[
             { label: d.id, value: <Copyable text={instance.id} /> },
             { label: d.region, value: instance.region },
-            { label: d.cloudAccount, value: instance.cloudAccountId },
+            { label: d.cloudAccount, value: <CloudAccountName id={instance.cloudAccountId} /> },
             { label: d.vpc, value: spec.network.vpcId },
             { label: d.subnets, value: spec.network.subnets.map((s) => `${s.availabilityZone}: ${s.subnetId}`).join(', ') },
             { label: d.wal, value: <span data-testid="detail-wal">{spec.wal.type}</span> },
@@ -193,16 +214,27 @@ export default function InstanceDetailPage() {
   };
 
   let content;
-  if (query.error) {
-    content = <Alert type="error" header={d.notFound}>{describeError(query.error)}</Alert>;
+  if (query.error && !instance) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    content = <LoadError header={missing ? d.notFound : d.loadFailed} error={query.error} onRetry={() => void query.refetch()} />;
   } else if (!instance) {
     content = <Spinner size="large" />;
   } else {
     content = (
       <SpaceBetween size="l">
+        {query.error && (
+          // A refresh failed: the page keeps what it had, and says since when.
+          <LoadError
+            type="warning"
+            header={d.stale(formatDate(new Date(query.dataUpdatedAt).toISOString()))}
+            error={query.error}
+            testId="instance-stale"
+            onRetry={() => void query.refetch()}
+          />
+        )}
         <Header
           variant="h1"
-          description={<StateIndicator state={instance.state} testId="instance-state" />}
+          description={<InstanceStatusDetail instance={instance} onShowTab={setTab} />}
           actions={
             <InstanceActions
               instance={instance}
@@ -216,6 +248,7 @@ export default function InstanceDetailPage() {
         </Header>
         <Tabs
           activeTabId={tab}
+          i18nStrings={{ scrollLeftAriaLabel: d.tabsScrollLeft, scrollRightAriaLabel: d.tabsScrollRight }}
           onChange={({ detail }) => setTab(detail.activeTabId)}
           tabs={[
             { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} /> },
@@ -267,7 +300,7 @@ export default function InstanceDetailPage() {
       content={
         <>
           {content}
-          {query.error && (
+          {query.error && !instance && (
             <Box padding={{ top: 'm' }}>
               <Button onClick={() => navigate('/instances')}>{strings.instances.title}</Button>
             </Box>

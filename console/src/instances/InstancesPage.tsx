@@ -8,15 +8,14 @@ import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
-import Alert from '@cloudscape-design/components/alert';
 import { useInstances } from '../api/instances';
-import { describeError } from '../api/problem';
 import type { Instance } from '../api/types';
 import { AppShell } from '../app/AppShell';
-import { EmptyState, formatDate, StateIndicator } from '../app/common';
+import { EmptyState, formatDate, LoadError } from '../app/common';
 import { useSession } from '../app/session';
 import { useSavedPreferences } from '../app/tablePreferences';
 import { strings } from '../i18n/strings';
+import { InstanceStatus } from './InstanceStatus';
 
 const s = strings.instances;
 
@@ -25,7 +24,7 @@ export function instanceColumns(onOpen: (id: string) => void): TableProps.Column
     {
       id: 'state',
       header: s.columns.state,
-      cell: (i) => <StateIndicator state={i.state} testId={`instance-state-${i.name}`} />,
+      cell: (i) => <InstanceStatus instance={i} testId={`instance-state-${i.name}`} />,
       sortingField: 'state',
     },
     {
@@ -102,7 +101,7 @@ export default function InstancesPage() {
       breadcrumbs={[{ text: s.title, href: '/instances' }]}
       content={
         <SpaceBetween size="m">
-          {instances.error && <Alert type="error" header={s.loadFailed}>{describeError(instances.error)}</Alert>}
+          {instances.error && <LoadError header={s.loadFailed} error={instances.error} onRetry={() => void instances.refetch()} />}
           <Table
             {...collectionProps}
             data-testid="instances-table"

@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import type { MetricSeries } from '../api/types';
 import { runningInstance } from '../test/fixtures';
-import { fakeApi, json, renderWithProviders } from '../test/render';
+import { fakeApi, json, renderWithProviders, eventually } from '../test/render';
 import InstanceDetailPage from './InstanceDetailPage';
 import MetricsTab, { formatBytesPerSecond } from './MetricsTab';
 
@@ -110,7 +110,7 @@ describe('metrics tab', () => {
       ]),
     });
     renderWithProviders(<MetricsTab instanceId={runningInstance.id} />, { api });
-    await waitFor(() => expect(chart('bytes').findLegend()).not.toBeNull());
+    await eventually(() => expect(chart('bytes').findLegend()).not.toBeNull());
     const legend = (name: string) => chart(name).findLegend()!.findItems().map((i) => i.getElement().textContent?.trim());
     expect(legend('bytes')).toEqual(['Bytes in', 'Bytes out']);
     expect(legend('latency')).toEqual(['p50', 'p99']);
@@ -118,13 +118,17 @@ describe('metrics tab', () => {
     expect(drawn.map((g) => g.getAttribute('aria-label'))).toEqual(['Bytes in', 'Bytes out']);
     expect(drawn.every((g) => g.querySelector('path')?.getAttribute('d')?.startsWith('M'))).toBe(true);
     expect(chart('requests').findStatusContainer()!.getElement().textContent).toContain('No data yet');
+    expect(screen.getByTestId('metrics-peak-bytesInPerSec').dataset.value).toBe('21102592');
+    expect(screen.getByTestId('metrics-peak-bytesInPerSec').textContent).toBe('Bytes in: peak 20.13 MiB/s, latest 20.13 MiB/s');
+    expect(screen.getByTestId('metrics-peak-produceLatencyP99Ms').textContent).toBe('p99: peak 13.1 ms, latest 13.1 ms');
+    expect(screen.queryByTestId('metrics-peak-produceRequestsPerSec')).toBeNull();
   });
 
   it('shows the empty state when the brokers have reported nothing', async () => {
     const api = fakeApi({ [path]: metrics([{ name: 'bytesInPerSec', unit: 'bytes/s', points: [] }]) });
     renderWithProviders(<MetricsTab instanceId={runningInstance.id} />, { api });
     for (const name of ['bytes', 'requests', 'latency', 'partitions']) {
-      await waitFor(() => expect(chart(name).findStatusContainer()!.getElement().textContent).toContain('No data yet'));
+      await eventually(() => expect(chart(name).findStatusContainer()!.getElement().textContent).toContain('No data yet'));
     }
     expect(screen.getByTestId('metrics-tab').textContent).toContain('Brokers report every 10 s.');
   });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import Box from '@cloudscape-design/components/box';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import DateRangePicker, { type DateRangePickerProps } from '@cloudscape-design/components/date-range-picker';
@@ -94,6 +95,28 @@ function timeTickFormatter(data: MetricSeries | undefined) {
   return (date: Date) => date.toLocaleString('en-GB', options);
 }
 
+/** Each series' peak and latest value in the range, in words: what the plot shows, readable without it. */
+function SeriesSummary({ chart, data }: { chart: ChartDefinition; data: MetricSeries }) {
+  return (
+    <Box variant="small">
+      {chart.series
+        .map((name) => ({ name, values: (data.series.find((s) => s.name === name)?.points ?? []).map((p) => p.v) }))
+        .filter(({ values }) => values.length > 0)
+        .map(({ name, values }, i) => {
+          const peak = Math.max(...values);
+          return (
+            <span key={name}>
+              {i > 0 && ' · '}
+              <span data-testid={`metrics-peak-${name}`} data-value={peak}>
+                {m.summary(m.series[name], chart.format(peak), chart.format(values[values.length - 1]))}
+              </span>
+            </span>
+          );
+        })}
+    </Box>
+  );
+}
+
 function MetricsChart({
   chart,
   metrics,
@@ -132,6 +155,7 @@ function MetricsChart({
         onRecoveryClick={() => void metrics.refetch()}
         empty={<EmptyState title={m.empty} subtitle={m.emptyBody} />}
       />
+      {data && <SeriesSummary chart={chart} data={data} />}
     </Container>
   );
 }

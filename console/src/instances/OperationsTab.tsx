@@ -5,9 +5,8 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useInstanceOperations } from '../api/operations';
-import { describeError } from '../api/problem';
 import type { Operation } from '../api/types';
-import { formatDate, StateIndicator } from '../app/common';
+import { formatDate, LoadError, StateIndicator } from '../app/common';
 import { strings } from '../i18n/strings';
 
 const d = strings.detail;
@@ -24,7 +23,7 @@ export function OperationsTab({ instanceId }: { instanceId: string }) {
   const selected = items.find((o) => o.id === selectedId) ?? items[0];
   return (
     <SpaceBetween size="l">
-      {operations.error && <Alert type="error">{describeError(operations.error)}</Alert>}
+      {operations.error && <LoadError header={d.operationsFailed} error={operations.error} onRetry={() => void operations.refetch()} />}
       <Table
         data-testid="operations-table"
         header={<Header variant="h2" counter={`(${items.length})`}>{d.operations}</Header>}

@@ -2,9 +2,8 @@ import Alert from '@cloudscape-design/components/alert';
 import Header from '@cloudscape-design/components/header';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import { ApiError, describeError } from '../api/problem';
-import type { Plan, PlanAction } from '../api/types';
-import { EmptyState, FieldErrorList } from '../app/common';
+import type { Plan, PlanAction, PlannedChange } from '../api/types';
+import { EmptyState, ErrorDetail } from '../app/common';
 import { strings } from '../i18n/strings';
 
 const p = strings.plan;
@@ -20,7 +19,7 @@ const ACTION_TYPES: Record<PlanAction, StatusIndicatorProps.Type> = {
 function PlanError({ error }: { error: unknown }) {
   return (
     <Alert type="warning" header={p.failed} data-testid="plan-error">
-      {error instanceof ApiError && error.fieldErrors.length > 0 ? <FieldErrorList errors={error.fieldErrors} /> : describeError(error)}
+      <ErrorDetail error={error} />
     </Alert>
   );
 }
@@ -30,16 +29,37 @@ export function PlanView({
   query,
   description,
   variant = 'container',
+  errorShown = false,
 }: {
   query: { data: Plan | undefined; error: unknown; isPending: boolean };
   description: string;
   variant?: TableProps.Variant;
+  /** The page already says why the plan failed: the table only says it is missing. */
+  errorShown?: boolean;
 }) {
   const plan = query.data;
+  // A plan of what does not exist yet (a create) has no ids: its Id column is left out.
+  const columns: TableProps.ColumnDefinition<PlannedChange>[] = [
+    {
+      id: 'action',
+      header: p.columns.action,
+      minWidth: 120,
+      cell: (c) => (
+        <span data-action={c.action}>
+          <StatusIndicator type={ACTION_TYPES[c.action]}>{p.actions[c.action]}</StatusIndicator>
+        </span>
+      ),
+    },
+    { id: 'resourceType', header: p.columns.resourceType, cell: (c) => c.resourceType },
+    { id: 'name', header: p.columns.name, cell: (c) => c.name, isRowHeader: true },
+    { id: 'id', header: p.columns.id, cell: (c) => c.id ?? p.notCreated },
+    { id: 'reason', header: p.columns.reason, cell: (c) => c.reason ?? strings.common.none },
+  ];
   return (
     <div data-testid="plan">
       <Table
         variant={variant}
+        wrapLines
         header={
           <Header
             variant={variant === 'container' ? 'h2' : 'h3'}
@@ -52,23 +72,15 @@ export function PlanView({
         loading={query.isPending}
         loadingText={p.loading}
         items={plan?.changes ?? []}
-        empty={query.error ? <PlanError error={query.error} /> : <EmptyState title={p.empty} subtitle={p.emptyBody} />}
+        empty={
+          query.error ? (
+            errorShown ? <EmptyState title={p.failed} /> : <PlanError error={query.error} />
+          ) : (
+            <EmptyState title={p.empty} subtitle={p.emptyBody} />
+          )
+        }
         ariaLabels={{ tableLabel: p.title }}
-        columnDefinitions={[
-          {
-            id: 'action',
-            header: p.columns.action,
-            cell: (c) => (
-              <span data-action={c.action}>
-                <StatusIndicator type={ACTION_TYPES[c.action]}>{p.actions[c.action]}</StatusIndicator>
-              </span>
-            ),
-          },
-          { id: 'resourceType', header: p.columns.resourceType, cell: (c) => c.resourceType },
-          { id: 'name', header: p.columns.name, cell: (c) => c.name, isRowHeader: true },
-          { id: 'id', header: p.columns.id, cell: (c) => c.id ?? p.notCreated },
-          { id: 'reason', header: p.columns.reason, cell: (c) => c.reason ?? strings.common.none },
-        ]}
+        columnDefinitions={columns.filter((column) => column.id !== 'id' || plan?.changes.some((c) => c.id !== null))}
       />
     </div>
   );

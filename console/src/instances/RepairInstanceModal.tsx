@@ -5,8 +5,8 @@ import { useRepairInstance } from '../api/instances';
 import { useRepairPlan } from '../api/plans';
 import { describeError } from '../api/problem';
 import type { Instance } from '../api/types';
-import { ConfirmModal, startAndNotify } from '../app/ConfirmModal';
-import { instanceNotice, useNotifications } from '../app/notifications';
+import { ConfirmModal, startAndFollow } from '../app/ConfirmModal';
+import { useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 import { PlanView } from './PlanView';
 
@@ -19,7 +19,7 @@ const r = strings.detail.repair;
 export function RepairInstanceModal({ instance, onClose, onStarted }: { instance: Instance; onClose: () => void; onStarted: () => void }) {
   const plan = useRepairPlan(instance.id);
   const repair = useRepairInstance(instance.id);
-  const { notify } = useNotifications();
+  const { follow } = useNotifications();
   const nothingToDo = plan.data !== undefined && plan.data.changes.length === 0;
   return (
     <ConfirmModal
@@ -32,7 +32,7 @@ export function RepairInstanceModal({ instance, onClose, onStarted }: { instance
         testId: 'repair-instance-confirm',
         disabled: plan.data === undefined || nothingToDo,
         loading: repair.isPending,
-        onConfirm: () => startAndNotify(repair.mutateAsync, notify, instanceNotice(instance.id, r.started(instance.name)), onStarted),
+        onConfirm: () => startAndFollow(repair.mutateAsync, follow, { instanceName: instance.name, started: r.started(instance.name) }, onStarted),
       }}
     >
       <SpaceBetween size="m">

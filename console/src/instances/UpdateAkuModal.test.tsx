@@ -3,8 +3,8 @@ import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import type { EstimateRequest, Instance, Plan } from '../api/types';
 import { catalogV1, costEstimate, runningInstance } from '../test/fixtures';
-import { fakeApi, json, renderWithProviders } from '../test/render';
-import { UpdateAkuModal } from './UpdateAkuModal';
+import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
+import { PLAN_DELAY_MS, UpdateAkuModal } from './UpdateAkuModal';
 
 const planPath = `POST /instances/${runningInstance.id}/plan`;
 const patchPath = `PATCH /instances/${runningInstance.id}`;
@@ -38,6 +38,7 @@ const sent = (api: ReturnType<typeof fakeApi>, route: string) =>
   api.calls.filter((r) => `${r.method} ${new URL(r.url).pathname.replace(/^\/api\/v1/, '')}` === route);
 const setAku = (value: string) => act(() => wrapper().findInput('[data-testid="update-aku-input"]')!.setInputValue(value));
 const wrapper = () => createWrapper(document.body);
+const applyButton = () => wrapper().findButton('[data-testid="update-aku-apply"]')!;
 
 describe('update capacity modal', () => {
   it('plans the AKU the user settles on and shows the plan', async () => {
@@ -57,8 +58,15 @@ describe('update capacity modal', () => {
   it('asks for no plan and no estimate while the value breaks a rule', async () => {
     const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut });
     renderModal(api);
-    setAku('2');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitFor(() => expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month'));
+    // The clock, not a sleep: past the delay after the last keystroke, whatever would be asked has been.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      setAku('2');
+      await act(() => vi.advanceTimersByTimeAsync(2 * PLAN_DELAY_MS));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(sent(api, planPath)).toHaveLength(0);
     expect(screen.queryByTestId('plan')).toBeNull();
     const estimates = await Promise.all(sent(api, estimatePath).map(body));
@@ -88,7 +96,7 @@ describe('update capacity modal', () => {
     expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month');
   });
 
-  it('says why the proposed cost is missing and shows no difference', async () => {
+  it('says once why the proposed cost is missing, shows no difference and keeps Apply disabled', async () => {
     const problem = { type: 'about:blank', title: 'Estimates are unavailable', status: 503, detail: 'The price list is being refreshed.' };
     const api = fakeApi({
       [estimatePath]: async (request: Request) =>
@@ -97,9 +105,35 @@ describe('update capacity modal', () => {
     });
     renderModal(api);
     setAku('10');
-    await waitFor(() => expect(screen.getByTestId('cost-proposed').textContent).toContain('The price list is being refreshed.'));
+    await waitFor(() => expect(screen.getByTestId('update-load-error').textContent).toContain('The price list is being refreshed.'));
+    expect(screen.getByTestId('cost-proposed').textContent).toBe('Not available');
     expect(screen.getByTestId('cost-current').textContent).toBe('$1,200 per month');
     expect(screen.getByTestId('cost-delta').textContent).toBe('—');
+    expect(document.body.textContent!.match(/The price list is being refreshed/g)).toHaveLength(1);
+    expect(applyButton().isDisabled()).toBe(true);
+  });
+
+  it('with the API unreachable, says so once with a retry, keeps Apply disabled, and recovers', async () => {
+    let down = true;
+    const offline = () => Promise.reject(new TypeError('Failed to fetch'));
+    const api = fakeApi({
+      [estimatePath]: (request: Request) => (down ? offline() : pricePerAku(request)),
+      [planPath]: () => (down ? offline() : json(scaleOut)),
+    });
+    renderModal(api);
+    setAku('10');
+    await waitFor(() => expect(sent(api, planPath)).toHaveLength(1));
+    await waitFor(() => expect(screen.getByTestId('update-load-error').textContent).toContain('The control plane cannot be reached (Failed to fetch).'));
+    expect(document.body.textContent!.match(/Failed to fetch/g)).toHaveLength(1);
+    expect(screen.queryByTestId('plan-error')).toBeNull();
+    expect(applyButton().isDisabled()).toBe(true);
+
+    down = false;
+    act(() => wrapper().findButton('[data-testid="update-load-error-retry"]')!.click());
+    await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toBe('(1 to create, 1 to update, 0 to delete)'));
+    await waitFor(() => expect(screen.getByTestId('cost-delta').textContent).toBe('+$800 per month (+66.67%)'));
+    expect(screen.queryByTestId('update-load-error')).toBeNull();
+    expect(applyButton().isDisabled()).toBe(false);
   });
 
   it('changes the FSx with the wizard’s capacity rules and patches only the FSx', async () => {
@@ -120,7 +154,9 @@ describe('update capacity modal', () => {
     expect(await body(sent(api, planPath)[0])).toEqual({ aku: 20, fsx: { throughputMBps: 1536, count: 1 } });
 
     setAku('6');
-    act(() => wrapper().findButton('[data-testid="update-aku-apply"]')!.click());
+    // Apply waits for the plan and the cost of what it would apply.
+    await eventually(() => expect(applyButton().isDisabled()).toBe(false));
+    act(() => applyButton().click());
     await waitFor(() => expect(onStarted).toHaveBeenCalled());
     const [patch] = sent(api, patchPath);
     expect(patch.headers.get('If-Match')).toBe('"3"');

@@ -10,9 +10,9 @@ import { instanceKeys, useUpdateInstance } from '../api/instances';
 import { useUpdatePlan } from '../api/plans';
 import { ApiError, describeError, mapFieldErrors } from '../api/problem';
 import type { Instance, SizingCatalog } from '../api/types';
-import { useDebouncedValue } from '../app/common';
+import { LoadError, useDebouncedValue } from '../app/common';
 import { ConfirmModal } from '../app/ConfirmModal';
-import { instanceNotice, useNotifications } from '../app/notifications';
+import { useNotifications } from '../app/notifications';
 import { strings } from '../i18n/strings';
 import { CapacityReadout } from './CapacityViews';
 import { CostChange } from './CostChange';
@@ -20,20 +20,20 @@ import { FsxFields } from './FsxFields';
 import { PlanView } from './PlanView';
 import {
   akuInRange,
+  currentCapacityOf,
   pricedSpecOf,
   toEstimateRequest,
   toUpdate,
   updateDraftOf,
   validateUpdate,
   withUpdate,
-  type CurrentCapacity,
   type UpdateDraft,
 } from './specRules';
 
 const u = strings.detail.update;
 
 /** Plans and prices only the value typed last, not every keystroke on the way to it. */
-const PLAN_DELAY_MS = 400;
+export const PLAN_DELAY_MS = 400;
 
 export function UpdateAkuModal({
   instance,
@@ -48,14 +48,14 @@ export function UpdateAkuModal({
   onClose: () => void;
   onStarted: () => void;
 }) {
-  const current: CurrentCapacity = { aku: instance.spec.aku, walType: instance.spec.wal.type, fsx: instance.spec.fsx };
+  const current = currentCapacityOf(instance);
   const [draft, setDraft] = useState<UpdateDraft>(() => updateDraftOf(current));
   const [touched, setTouched] = useState(false);
   const [apiError, setApiError] = useState<unknown>(null);
   const update = useUpdateInstance(instance.id);
   const queryClient = useQueryClient();
-  const { notify } = useNotifications();
-  const errors = validateUpdate(draft, current, { catalog });
+  const { follow } = useNotifications();
+  const errors = validateUpdate(draft, current, catalog);
   const apiFields = mapFieldErrors(apiError, ['aku', 'fsx', 'fsx.count', 'fsx.throughputMBps']).fields;
   const valid = Object.keys(errors).length === 0;
   const patch = valid ? toUpdate(draft, current) : undefined;
@@ -67,15 +67,20 @@ export function UpdateAkuModal({
   const currentCost = useEstimate(toEstimateRequest(pricedSpec));
   const proposedCost = useEstimate(settledPatch && toEstimateRequest(withUpdate(pricedSpec, settledPatch)));
   const shownAku = akuInRange(draft.aku, catalog);
+  // What Apply would rest on: today's cost and, for a change, its cost and plan. One message says what failed,
+  // and Apply waits until all of it is in.
+  const loads = settledPatch ? [currentCost, proposedCost, plan] : [currentCost];
+  const failed = loads.filter((q) => q.isError);
+  const waiting = patch !== undefined && (JSON.stringify(settledPatch) !== JSON.stringify(patch) || loads.some((q) => q.isPending));
 
   const apply = async () => {
     setTouched(true);
     if (!patch) return;
     setApiError(null);
     try {
-      await update.mutateAsync({ patch, etag });
+      const operation = await update.mutateAsync({ patch, etag });
       const fsx = patch.fsx && draft.fsx ? strings.detail.fsxValue(Number(draft.fsx.fsxCount), draft.fsx.fsxThroughput) : undefined;
-      notify(instanceNotice(instance.id, u.started(instance.name, Number(draft.aku), fsx)));
+      follow({ operation, instanceName: instance.name, started: u.started(instance.name, Number(draft.aku), fsx) });
       onStarted();
     } catch (error) {
       setApiError(error);
@@ -94,7 +99,13 @@ export function UpdateAkuModal({
       testId="update-aku-modal"
       size="large"
       onClose={onClose}
-      confirm={{ label: u.apply, testId: 'update-aku-apply', loading: update.isPending, onConfirm: () => void apply() }}
+      confirm={{
+        label: u.apply,
+        testId: 'update-aku-apply',
+        loading: update.isPending,
+        disabled: patch !== undefined && (failed.length > 0 || waiting),
+        onConfirm: () => void apply(),
+      }}
     >
       <SpaceBetween size="l">
         <FormField
@@ -128,8 +139,16 @@ export function UpdateAkuModal({
             <CapacityReadout aku={shownAku} catalog={catalog} testId="new-capacity" />
           </>
         )}
+        {failed.length > 0 && (
+          <LoadError
+            header={u.loadFailed}
+            error={failed[0].error}
+            testId="update-load-error"
+            onRetry={() => failed.forEach((q) => void q.refetch())}
+          />
+        )}
         <CostChange current={currentCost} proposed={patch ? proposedCost : undefined} />
-        {patch && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" />}
+        {patch && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" errorShown />}
         {apiError instanceof ApiError && apiError.status === 412 && <Alert type="warning">{u.stale}</Alert>}
         {apiError !== null && !(apiError instanceof ApiError && (apiError.status === 412 || apiError.fieldErrors.length > 0)) && (
           <Alert type="error">{describeError(apiError)}</Alert>

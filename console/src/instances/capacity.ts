@@ -64,6 +64,18 @@ export function formatNumber(value: number): string {
   return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(value);
 }
 
+/** Units of things that come whole: a bill counts them, it does not measure them. */
+const COUNTED_UNITS = new Set(['instance', 'instances', 'file system', 'file systems', 'requests', 'AKU-hours']);
+
+/**
+ * A quantity as a bill shows it: things counted are whole (91,928,672 requests, not 91,928,671.88), amounts are
+ * whole from 10 up and keep two decimals below (0.5 GiB).
+ */
+export function formatQuantity(quantity: number, unit: string): string {
+  const whole = COUNTED_UNITS.has(unit) || Math.abs(quantity) >= 10;
+  return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: whole ? 0 : 2 }).format(quantity)} ${unit}`;
+}
+
 export function formatUsd(value: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(value);
 }

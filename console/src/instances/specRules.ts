@@ -1,10 +1,11 @@
 /**
- * The instance spec rules, mirrored from the API (backend SpecRules.java, which is the authority)
- * with the same field paths and, where sensible, the same messages. Every rule adds an error
- * rather than stopping at the first, so a step can show them all.
+ * What the console checks as the user types. The API is the authority on a spec (the wizard asks it,
+ * through POST /instances/plan, before leaving each step); here live only the checks instant feedback
+ * needs: required fields, worded for people, and the capacity rules, derived from the sizing catalog and
+ * worded as the API words them. `spec-rules-cases.json` (beside the API's tests) holds the capacity rules
+ * of both sides to the same answers.
  */
 import type {
-  CloudAccount,
   EstimateRequest,
   FsxSpec,
   FsxThroughput,
@@ -15,11 +16,8 @@ import type {
   WalType,
 } from '../api/types';
 import type { FieldErrors } from '../api/problem';
+import { strings } from '../i18n/strings';
 import { benchmarkedFsx, fsxFit, fsxOption } from './capacity';
-
-export const NAME_PATTERN = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
-export const VPC_PATTERN = /^vpc-[0-9a-f]{8,17}$/;
-export const SUBNET_PATTERN = /^subnet-[0-9a-f]{8,17}$/;
 
 export type Zones = 1 | 3;
 
@@ -50,100 +48,25 @@ export interface SpecDraft {
   storage: StorageState;
 }
 
-export interface RuleContext {
-  catalog: SizingCatalog;
-  /** The cloud account chosen in basics, when known. */
-  account?: CloudAccount;
+export type FsxDraft = Pick<StorageState, 'fsxThroughput' | 'fsxCount'>;
+
+/** The capacity part of a spec, as typed: what the catalog's rules apply to. */
+export interface CapacityDraft {
+  zones: number;
+  walType: WalType | '';
+  aku: string;
+  /** Only for FSWAL. */
+  fsx: FsxDraft | null;
 }
 
-type Errors = FieldErrors;
+const r = strings.rules;
 
-function reject(errors: Errors, field: string, message: string) {
+function reject(errors: FieldErrors, field: string, message: string) {
   errors[field] = errors[field] ? `${errors[field]} ${message}` : message;
 }
 
 export function parseWholeNumber(raw: string): number | undefined {
   return /^\s*\d+\s*$/.test(raw) ? Number(raw) : undefined;
-}
-
-export function nameRule(errors: Errors, name: string, field = 'name') {
-  if (name.trim() === '') return reject(errors, field, 'is required');
-  if (!NAME_PATTERN.test(name)) {
-    reject(
-      errors,
-      field,
-      'must be 3 to 64 characters of lowercase letters, digits and hyphens, start with a letter and end with a letter or digit (it becomes part of DNS names)',
-    );
-  }
-}
-
-export function cloudAccountRule(errors: Errors, cloudAccountId: string) {
-  if (cloudAccountId === '') reject(errors, 'cloudAccountId', 'is required');
-}
-
-export function regionRule(errors: Errors, region: string, ctx: RuleContext) {
-  if (region === '') return reject(errors, 'region', 'is required');
-  if (!ctx.catalog.regions.includes(region)) {
-    return reject(errors, 'region', `'${region}' is not a supported region; choose one of [${ctx.catalog.regions.join(', ')}]`);
-  }
-  if (ctx.account && !ctx.account.regions.includes(region)) {
-    reject(
-      errors,
-      'region',
-      `cloud account ${ctx.account.name} allows only [${ctx.account.regions.join(', ')}]; add ${region} to it or choose one of those`,
-    );
-  }
-}
-
-export function vpcRule(errors: Errors, vpcId: string) {
-  if (!VPC_PATTERN.test(vpcId)) reject(errors, 'network.vpcId', 'must be a VPC id such as vpc-0a1b2c3d4e5f60789');
-}
-
-export function zonesRule(errors: Errors, subnets: SubnetState[]): boolean {
-  if (subnets.length !== 1 && subnets.length !== 3) {
-    reject(errors, 'network.subnets', `an instance spans 1 or 3 zones, one subnet in each; got ${subnets.length}`);
-    return false;
-  }
-  return true;
-}
-
-export function subnetRules(errors: Errors, subnets: SubnetState[], region: string) {
-  const seenSubnets = new Set<string>();
-  const zoneUsedBy = new Map<string, number>();
-  subnets.forEach((subnet, i) => {
-    const prefix = `network.subnets[${i}]`;
-    if (!SUBNET_PATTERN.test(subnet.subnetId)) {
-      reject(errors, `${prefix}.subnetId`, 'must be a subnet id such as subnet-0a1b2c3d4e5f60789');
-    } else if (seenSubnets.has(subnet.subnetId)) {
-      reject(errors, `${prefix}.subnetId`, `subnet ${subnet.subnetId} is listed twice`);
-    } else {
-      seenSubnets.add(subnet.subnetId);
-    }
-    const zone = subnet.availabilityZone;
-    if (region === '' || !zone.startsWith(region) || !/^[a-z]$/.test(zone.slice(region.length))) {
-      reject(errors, `${prefix}.availabilityZone`, `must be a zone of region ${region || '(choose a region)'}, such as ${region || 'us-east-1'}a`);
-    } else if (zoneUsedBy.has(zone)) {
-      reject(
-        errors,
-        `${prefix}.availabilityZone`,
-        `zone ${zone} already holds network.subnets[${zoneUsedBy.get(zone)}]; each subnet must be in a distinct zone`,
-      );
-    } else {
-      zoneUsedBy.set(zone, i);
-    }
-  });
-}
-
-export function walRule(errors: Errors, walType: WalType | '', zones: number, ctx: RuleContext) {
-  if (walType === '') return reject(errors, 'wal.type', 'is required: one of [EBS, S3, FSWAL]');
-  const option = ctx.catalog.walTypes.find((w) => w.type === walType);
-  if (option && option.zones.includes(zones)) return;
-  const messages: Record<WalType, string> = {
-    EBS: `EBS WAL is zonal and needs exactly 1 zone; with ${zones} zones use S3 or FSWAL`,
-    FSWAL: `FSWAL needs 3 zones (FSx for ONTAP Multi-AZ); with ${zones} zone use EBS or S3`,
-    S3: 'S3 WAL needs 1 or 3 zones',
-  };
-  reject(errors, 'wal.type', messages[walType]);
 }
 
 /** The typed AKU when it is a whole number the catalog offers, e.g. to show what it buys. */
@@ -152,85 +75,84 @@ export function akuInRange(rawAku: string, catalog: SizingCatalog): number | und
   return aku !== undefined && aku >= catalog.aku.min && aku <= catalog.aku.max ? aku : undefined;
 }
 
-export function akuRule(errors: Errors, rawAku: string, ctx: RuleContext): number | undefined {
-  const aku = parseWholeNumber(rawAku);
-  const { min, max } = ctx.catalog.aku;
-  if (rawAku.trim() === '') {
-    reject(errors, 'aku', 'is required');
-    return undefined;
-  }
-  if (aku === undefined) {
-    reject(errors, 'aku', 'must be a whole number');
-    return undefined;
-  }
-  if (aku < min || aku > max) {
-    reject(errors, 'aku', `must be between ${min} and ${max}; got ${aku}`);
-    return undefined;
-  }
-  return aku;
-}
+const WAL_ZONES: Record<WalType, (zones: number) => string> = {
+  EBS: (zones) => `EBS WAL is zonal and needs exactly 1 zone; with ${zones} zones use S3 or FSWAL`,
+  FSWAL: (zones) => `FSWAL needs 3 zones (FSx for ONTAP Multi-AZ); with ${zones} zone use EBS or S3`,
+  S3: () => 'S3 WAL needs 1 or 3 zones',
+};
 
-export function fsxRules(errors: Errors, storage: StorageState, aku: number | undefined, ctx: RuleContext) {
-  const option = fsxOption(storage.fsxThroughput, ctx.catalog);
-  const offered = `[${benchmarkedFsx(ctx.catalog)
+function benchmarkedList(catalog: SizingCatalog): string {
+  return `[${benchmarkedFsx(catalog)
     .map((o) => o.throughputMBps)
     .join(', ')}]`;
-  let throughputOk = true;
+}
+
+function fsxErrors(errors: FieldErrors, fsx: FsxDraft, aku: number | undefined, catalog: SizingCatalog) {
+  const option = fsxOption(fsx.fsxThroughput, catalog);
   if (!option) {
-    reject(errors, 'fsx.throughputMBps', `must be one of ${offered} MBps`);
-    throughputOk = false;
+    reject(errors, 'fsx.throughputMBps', `must be one of ${benchmarkedList(catalog)} MBps`);
   } else if (!option.benchmarked) {
-    reject(errors, 'fsx.throughputMBps', `${storage.fsxThroughput} MBps has no benchmarked Kafka write capacity yet; choose one of ${offered} MBps`);
-    throughputOk = false;
+    reject(errors, 'fsx.throughputMBps', `${fsx.fsxThroughput} MBps has no benchmarked Kafka write capacity yet; choose one of ${benchmarkedList(catalog)} MBps`);
   }
-  const count = parseWholeNumber(storage.fsxCount);
-  if (storage.fsxCount.trim() === '') return reject(errors, 'fsx.count', 'is required');
-  if (count === undefined || count < 1 || count > ctx.catalog.fsxMaxCount) {
-    return reject(errors, 'fsx.count', `must be between 1 and ${ctx.catalog.fsxMaxCount}; got ${storage.fsxCount.trim()}`);
+  const count = parseWholeNumber(fsx.fsxCount);
+  if (fsx.fsxCount.trim() === '') return reject(errors, 'fsx.count', r.required);
+  if (count === undefined || count < 1 || count > catalog.fsxMaxCount) {
+    return reject(errors, 'fsx.count', `must be between 1 and ${catalog.fsxMaxCount}; got ${fsx.fsxCount.trim()}`);
   }
-  if (aku === undefined || !throughputOk) return;
-  const fit = fsxFit(aku, storage.fsxThroughput, count, ctx.catalog);
+  if (aku === undefined || !option?.benchmarked) return;
+  const fit = fsxFit(aku, fsx.fsxThroughput, count, catalog);
   if (fit && !fit.fits) {
     reject(
       errors,
       'fsx.count',
-      `${aku} AKU need ${fit.neededMiBps} MiB/s of WAL write capacity but ${count} × ${storage.fsxThroughput} MBps FSx gives ${fit.availableMiBps} MiB/s; use ${fit.fix}.`,
+      `${aku} AKU need ${fit.neededMiBps} MiB/s of WAL write capacity but ${count} × ${fsx.fsxThroughput} MBps FSx gives ${fit.availableMiBps} MiB/s; use ${fit.fix}.`,
     );
   }
 }
 
-export function validateBasics(basics: BasicsState, ctx: RuleContext): Errors {
-  const errors: Errors = {};
-  nameRule(errors, basics.name);
-  cloudAccountRule(errors, basics.cloudAccountId);
-  regionRule(errors, basics.region, ctx);
+/** The WAL type against the zones, the AKU range and, for FSWAL, the FSx throughput, count and write capacity. */
+export function capacityErrors(draft: CapacityDraft, catalog: SizingCatalog): FieldErrors {
+  const errors: FieldErrors = {};
+  if (draft.walType === '') {
+    reject(errors, 'wal.type', `is required: one of [${catalog.walTypes.map((w) => w.type).join(', ')}]`);
+  } else if (!catalog.walTypes.find((w) => w.type === draft.walType)?.zones.includes(draft.zones)) {
+    reject(errors, 'wal.type', WAL_ZONES[draft.walType](draft.zones));
+  }
+  const aku = parseWholeNumber(draft.aku);
+  const { min, max } = catalog.aku;
+  if (draft.aku.trim() === '') reject(errors, 'aku', r.required);
+  else if (aku === undefined) reject(errors, 'aku', r.wholeNumber);
+  else if (aku < min || aku > max) reject(errors, 'aku', `must be between ${min} and ${max}; got ${aku}`);
+  if (draft.walType === 'FSWAL' && draft.fsx) fsxErrors(errors, draft.fsx, aku, catalog);
   return errors;
 }
 
-export function validateNetwork(network: NetworkState, region: string): Errors {
-  const errors: Errors = {};
-  vpcRule(errors, network.vpcId);
-  if (zonesRule(errors, network.subnets)) subnetRules(errors, network.subnets, region);
+export function validateBasics(basics: BasicsState): FieldErrors {
+  const errors: FieldErrors = {};
+  if (basics.name.trim() === '') reject(errors, 'name', r.enterName);
+  if (basics.cloudAccountId === '') reject(errors, 'cloudAccountId', r.chooseAccount);
+  if (basics.region === '') reject(errors, 'region', r.chooseRegion);
   return errors;
 }
 
-export function validateStorage(storage: StorageState, zones: number, ctx: RuleContext): Errors {
-  const errors: Errors = {};
-  walRule(errors, storage.walType, zones, ctx);
-  const aku = akuRule(errors, storage.aku, ctx);
-  if (storage.walType === 'FSWAL') fsxRules(errors, storage, aku, ctx);
+export function validateNetwork(network: NetworkState): FieldErrors {
+  const errors: FieldErrors = {};
+  if (network.vpcId.trim() === '') reject(errors, 'network.vpcId', r.chooseVpc);
+  network.subnets.forEach((subnet, i) => {
+    if (subnet.availabilityZone === '') reject(errors, `network.subnets[${i}].availabilityZone`, r.chooseZone(i + 1));
+    else if (subnet.subnetId.trim() === '') reject(errors, `network.subnets[${i}].subnetId`, r.chooseSubnet(i + 1, subnet.availabilityZone));
+  });
   return errors;
 }
 
-export function validateSpec(draft: SpecDraft, ctx: RuleContext): Errors {
-  return {
-    ...validateBasics(draft.basics, ctx),
-    ...validateNetwork(draft.network, draft.basics.region),
-    ...validateStorage(draft.storage, draft.network.subnets.length, ctx),
-  };
+export function validateStorage(storage: StorageState, zones: number, catalog: SizingCatalog): FieldErrors {
+  return capacityErrors(
+    { zones, walType: storage.walType, aku: storage.aku, fsx: storage.walType === 'FSWAL' ? storage : null },
+    catalog,
+  );
 }
 
-/** The request body for POST /instances from a valid draft. */
+/** The request body for POST /instances (and its plan) from a draft. */
 export function toCreation(draft: SpecDraft): InstanceCreation {
   const { basics, network, storage } = draft;
   const body: InstanceCreation = {
@@ -245,8 +167,6 @@ export function toCreation(draft: SpecDraft): InstanceCreation {
   return body;
 }
 
-export type FsxDraft = Pick<StorageState, 'fsxThroughput' | 'fsxCount'>;
-
 /** What the update form holds, as typed: the new AKU and, for an instance with FSx, the new FSx. */
 export interface UpdateDraft {
   aku: string;
@@ -256,7 +176,12 @@ export interface UpdateDraft {
 export interface CurrentCapacity {
   aku: number;
   walType: WalType;
+  zones: number;
   fsx: { throughputMBps: FsxThroughput; count: number } | null;
+}
+
+export function currentCapacityOf(instance: Instance): CurrentCapacity {
+  return { aku: instance.spec.aku, walType: instance.spec.wal.type, zones: instance.spec.network.subnets.length, fsx: instance.spec.fsx };
 }
 
 /** The form of an instance's current capacity, before any change. */
@@ -279,11 +204,9 @@ export function toUpdate(draft: UpdateDraft, current: CurrentCapacity): Instance
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
-/** The update rules (only AKU and FSx change): the new AKU and FSx with the instance's WAL. */
-export function validateUpdate(draft: UpdateDraft, current: CurrentCapacity, ctx: RuleContext): Errors {
-  const errors: Errors = {};
-  const aku = akuRule(errors, draft.aku, ctx);
-  if (current.walType === 'FSWAL' && draft.fsx) fsxRules(errors, { walType: 'FSWAL', aku: draft.aku, ...draft.fsx }, aku, ctx);
+/** The update's capacity rules (only AKU and FSx change), and no update that changes nothing. */
+export function validateUpdate(draft: UpdateDraft, current: CurrentCapacity, catalog: SizingCatalog): FieldErrors {
+  const errors = capacityErrors({ zones: current.zones, walType: current.walType, aku: draft.aku, fsx: draft.fsx }, catalog);
   if (Object.keys(errors).length === 0 && toUpdate(draft, current) === undefined) {
     const fsx = current.fsx ? ` and ${current.fsx.count} × ${current.fsx.throughputMBps} MBps FSx` : '';
     reject(errors, 'aku', `changes nothing: the instance already has ${current.aku} AKU${fsx}`);

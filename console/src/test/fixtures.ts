@@ -23,6 +23,7 @@ export const catalogV1: SizingCatalog = {
     { version: '1.7.4', walTypes: ['S3'], default: true, image: 'automqinc/automq:1.7.4@sha256:68bf5df674ab9755da51f5200c152df391b0968aeeaf9ec4d12619517cd1234f' },
     { version: '1.4.1', walTypes: ['EBS', 'S3', 'FSWAL'], default: false, image: null },
   ],
+  listing: { usdPerAkuHour: 0.1 },
   prices: {},
   costModel: {},
 };
@@ -111,19 +112,37 @@ export const creationPlan: Plan = {
   summary: { create: 3, update: 0, replace: 0, delete: 0 },
 };
 
-/** An estimate (shortened) whose diskless side costs `totalMonthlyUsd`, against $9,000 of self-managed Kafka. */
-export function costEstimate(totalMonthlyUsd = 1200): CostEstimate {
+/**
+ * An estimate (shortened) whose diskless side costs `totalMonthlyUsd` in AWS resources and `feeMonthlyUsd` in Keel's
+ * fee, against $9,000 of self-managed Kafka.
+ */
+export function costEstimate(totalMonthlyUsd = 1200, feeMonthlyUsd = 0): CostEstimate {
   const kafkaMonthlyUsd = 9000;
+  const savings = (usd: number) => Math.round((1 - usd / kafkaMonthlyUsd) * 10_000) / 100;
   return {
     currency: 'USD',
     catalogVersion: 1,
     region: 'us-east-1',
     workload: { writeMiBps: 120, readMiBps: 120, retentionHours: 72 },
-    diskless: { lines: [{ item: 'compute', description: 'm7g.large brokers', quantity: 6, unit: 'instance', monthlyUsd: 357 }], totalMonthlyUsd },
+    diskless: {
+      lines: [
+        { item: 'compute', description: '6 × m7g.large on demand', quantity: 6, unit: 'instances', monthlyUsd: 357 },
+        { item: 's3-api', description: 'S3 PUT and GET requests', quantity: 91_928_671.88, unit: 'requests', monthlyUsd: 38.35 },
+      ],
+      totalMonthlyUsd,
+    },
+    serviceFee: {
+      item: 'service-fee',
+      description: 'Keel at $0.10 per AKU-hour (the listing’s price)',
+      quantity: feeMonthlyUsd * 10,
+      unit: 'AKU-hours',
+      monthlyUsd: feeMonthlyUsd,
+    },
     selfManagedKafka: {
-      lines: [{ item: 'compute', description: 'r5.xlarge brokers', quantity: 12, unit: 'instance', monthlyUsd: 2207 }],
+      lines: [{ item: 'compute', description: '12 × r5.xlarge on demand', quantity: 12, unit: 'instances', monthlyUsd: 2207 }],
       totalMonthlyUsd: kafkaMonthlyUsd,
     },
-    savingsPercent: Math.round((1 - totalMonthlyUsd / kafkaMonthlyUsd) * 10_000) / 100,
+    savingsPercent: savings(totalMonthlyUsd),
+    savingsPercentWithServiceFee: savings(totalMonthlyUsd + feeMonthlyUsd),
   };
 }

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiClientContext, createKeelClient } from '../api/client';
@@ -55,4 +55,13 @@ export function renderWithProviders(
       </ApiClientContext.Provider>
     </QueryClientProvider>,
   );
+}
+
+/**
+ * `waitFor` that wakes on changes to the page's nodes and text, not its attributes: Cloudscape's test-utils mark the
+ * elements they search with an attribute, so a check that searches with them would otherwise wake itself up again
+ * and again and never let the page go on.
+ */
+export function eventually<T>(check: () => T | Promise<T>): Promise<T> {
+  return waitFor(check, { mutationObserverOptions: { subtree: true, childList: true, characterData: true } });
 }

@@ -1,5 +1,8 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// Waits are for a condition, however long a busy machine takes to meet it; only a condition never met fails.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

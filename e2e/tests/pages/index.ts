@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { tabTo } from '../fixtures';
 
 export const PASSWORD = 'keel-demo';
 
@@ -13,7 +14,8 @@ export class LoginPage {
     await this.page.locator('#password').fill(PASSWORD);
     await this.page.locator('#kc-login').click();
     await this.page.waitForURL(/\/instances$/);
-    await expect(this.page.getByRole('button', { name: /User menu/ })).toContainText(username);
+    // On a phone the menu shows only its icon: its name still says who signed in.
+    await expect(this.page.getByRole('button', { name: `${username} (User menu)` })).toBeVisible();
   }
 }
 
@@ -90,7 +92,7 @@ export class CreateWizard {
     await expect(this.page.getByTestId('wizard-region')).toContainText('us-east-1');
   }
 
-  /** Chooses the VPC and subnets from what the console lists out of the account (not typed ids). */
+  /** Chooses the VPC and, zone by zone, a subnet the console lists out of the account (not typed ids). */
   async fillNetwork(spec: WizardSpec) {
     await this.page.getByTestId('wizard-zones').getByText('3 zones', { exact: true }).click();
     await this.choose('wizard-vpc', spec.vpcId);
@@ -99,9 +101,19 @@ export class CreateWizard {
     }
   }
 
+  /** What a picker's dropdown offers, once the account's network is read (not the "Use: <typed>" entry). */
+  async choices(testId: string): Promise<string[]> {
+    const picker = this.page.getByTestId(testId);
+    await picker.locator('input, button').first().click();
+    await expect(picker.getByRole('option').first()).toBeVisible();
+    const texts = await picker.getByRole('option').allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    return texts.filter((text) => !text.startsWith('Use: '));
+  }
+
   private async choose(testId: string, id: string) {
     await input(this.page, testId).click();
-    await this.page.getByRole('option', { name: new RegExp(id) }).click();
+    await this.page.getByTestId(testId).getByRole('option', { name: new RegExp(id) }).click();
     await expect(input(this.page, testId)).toHaveValue(id);
   }
 
@@ -114,6 +126,57 @@ export class CreateWizard {
 
   async create() {
     await this.page.getByRole('button', { name: 'Create instance', exact: true }).click();
+  }
+
+  /** The wizard with the keyboard only: Tab to each control, then type, arrows and Enter; never a click. */
+  async fillByKeyboard(spec: WizardSpec, afterEachStep: (step: 'basics' | 'network' | 'storage') => Promise<void>) {
+    const keys = this.page.keyboard;
+    await tabTo(this.page, input(this.page, 'wizard-name'));
+    await keys.type(spec.name);
+    // The only verified account and its first region are chosen already.
+    await expect(this.page.getByTestId('wizard-cloud-account')).toContainText(spec.account);
+    await afterEachStep('basics');
+    await this.nextByKeyboard();
+
+    await expect(this.step('network')).toBeVisible();
+    await tabTo(this.page, input(this.page, 'wizard-vpc'));
+    await keys.type(spec.vpcId);
+    await keys.press('Escape');
+    for (const [i, subnet] of spec.subnets.entries()) {
+      const picker = this.page.getByTestId(`wizard-subnet-${i}`);
+      await tabTo(this.page, picker.locator('input'));
+      await keys.press('ArrowDown');
+      await expect(picker.getByRole('option')).toHaveCount(1);
+      await keys.press('Enter');
+      await expect(picker.locator('input')).toHaveValue(subnet);
+    }
+    await afterEachStep('network');
+    await this.nextByKeyboard();
+
+    await expect(this.step('storage')).toBeVisible();
+    await tabTo(this.page, input(this.page, 'wizard-aku'));
+    await keys.press('ControlOrMeta+a');
+    await keys.type(String(spec.aku));
+    const throughput = this.page.getByTestId('wizard-fsx-throughput');
+    await tabTo(this.page, throughput);
+    for (let i = 0; i < 5 && !(await throughput.locator(`input[value="${spec.fsxThroughput}"]`).isChecked()); i++) {
+      await keys.press('ArrowDown');
+    }
+    await expect(throughput.locator(`input[value="${spec.fsxThroughput}"]`)).toBeChecked();
+    await expect(input(this.page, 'wizard-fsx-count')).toHaveValue(String(spec.fsxCount));
+    await afterEachStep('storage');
+    await this.nextByKeyboard();
+    await expect(this.step('review')).toBeVisible();
+  }
+
+  async nextByKeyboard() {
+    await tabTo(this.page, this.page.getByRole('button', { name: 'Next', exact: true }));
+    await this.page.keyboard.press('Enter');
+  }
+
+  async createByKeyboard() {
+    await tabTo(this.page, this.page.getByRole('button', { name: 'Create instance', exact: true }));
+    await this.page.keyboard.press('Enter');
   }
 }
 

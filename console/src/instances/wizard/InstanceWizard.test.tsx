@@ -2,8 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { createKeelClient, call } from '../../api/client';
+import type { AccountNetworks } from '../../api/types';
 import { account, catalogV1, costEstimate, creationPlan, failedAccount } from '../../test/fixtures';
-import { fakeApi, json, renderWithProviders } from '../../test/render';
+import { fakeApi, json, renderWithProviders, eventually } from '../../test/render';
 import { toCreation, type SpecDraft } from '../specRules';
 import { InstanceWizard } from './InstanceWizard';
 
@@ -23,6 +24,28 @@ const valid: SpecDraft = {
   storage: { walType: 'FSWAL', aku: '6', fsxThroughput: 768, fsxCount: '1' },
 };
 
+/** The account's network: one VPC with subnets in four zones, two of them in us-east-1a. */
+const networks: AccountNetworks = {
+  region: 'us-east-1',
+  vpcs: [
+    {
+      vpcId: 'vpc-0prod',
+      name: 'prod',
+      cidrBlock: '10.42.0.0/16',
+      isDefault: false,
+      subnets: [
+        { subnetId: 'subnet-0a1', availabilityZone: 'us-east-1a', cidrBlock: '10.42.1.0/24', name: 'prod-a1' },
+        { subnetId: 'subnet-0a2', availabilityZone: 'us-east-1a', cidrBlock: '10.42.2.0/24', name: 'prod-a2' },
+        { subnetId: 'subnet-0b', availabilityZone: 'us-east-1b', cidrBlock: '10.42.3.0/24', name: 'prod-b' },
+        { subnetId: 'subnet-0c', availabilityZone: 'us-east-1c', cidrBlock: '10.42.4.0/24', name: null },
+        { subnetId: 'subnet-0d', availabilityZone: 'us-east-1d', cidrBlock: '10.42.5.0/24', name: 'prod-d' },
+      ],
+    },
+  ],
+};
+
+const routes = { 'POST /estimates': estimate, 'POST /instances/plan': creationPlan };
+
 function wizard() {
   return createWrapper(document.body).findWizard()!;
 }
@@ -35,6 +58,9 @@ function input(testId: string) {
 function suggest(testId: string) {
   return createWrapper(document.body).findAutosuggest(`[data-testid="${testId}"]`)!;
 }
+function select(testId: string) {
+  return createWrapper(document.body).findSelect(`[data-testid="${testId}"]`)!;
+}
 function fieldError(testId: string) {
   const el = screen.getByTestId(testId);
   const field = createWrapper(document.body)
@@ -42,13 +68,26 @@ function fieldError(testId: string) {
     .find((f) => f.getElement().contains(el));
   return field?.findError()?.getElement().textContent ?? '';
 }
+const step = (key: string) => screen.findByTestId(`wizard-step-${key}`);
+/** What the dropdown of a subnet picker lists, once the account's network is read. */
+async function subnetChoices(row: number) {
+  const picker = suggest(`wizard-subnet-${row}`);
+  act(() => picker.focus());
+  await eventually(() => expect(picker.findDropdown().findOptions().length).toBeGreaterThan(0));
+  const values = picker.findDropdown().findOptions().map((o) => o.getElement().textContent ?? '');
+  act(() => picker.blur());
+  return values;
+}
 
 /** The wizard with a valid draft, on its review step. */
-function renderAtReview(api: ReturnType<typeof fakeApi>) {
+async function renderAtReview(api: ReturnType<typeof fakeApi>) {
   renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
   next();
+  await step('network');
   next();
+  await step('storage');
   next();
+  await step('review');
 }
 
 describe('create-instance wizard', () => {
@@ -57,89 +96,144 @@ describe('create-instance wizard', () => {
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account, failed]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
       api: fakeApi({}),
     });
-    const select = createWrapper(document.body).findSelect('[data-testid="wizard-cloud-account"]')!;
-    act(() => select.openDropdown());
-    const options = select.findDropdown().findOptions();
-    expect(options.map((o) => o.getElement().textContent)).toEqual([
+    act(() => select('wizard-cloud-account').openDropdown());
+    const dropdown = select('wizard-cloud-account').findDropdown();
+    expect(dropdown.findOptions().map((o) => o.getElement().textContent)).toEqual([
       expect.stringContaining(account.name),
       expect.stringContaining('staging'),
     ]);
-    const disabled = select.findDropdown().findDisabledOptions();
-    expect(disabled.map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('staging')]);
+    expect(dropdown.findDisabledOptions().map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('staging')]);
   });
 
-  it('suggests the account’s VPCs and subnets, and a chosen subnet brings its zone', async () => {
-    const api = fakeApi({
-      [`GET /cloud-accounts/${account.id}/networks`]: {
-        region: 'us-east-1',
-        vpcs: [
-          {
-            vpcId: 'vpc-0prod',
-            name: 'prod',
-            cidrBlock: '10.42.0.0/16',
-            isDefault: false,
-            subnets: [
-              { subnetId: 'subnet-0b', availabilityZone: 'us-east-1b', cidrBlock: '10.42.1.0/24', name: 'prod-b' },
-              { subnetId: 'subnet-0d', availabilityZone: 'us-east-1d', cidrBlock: '10.42.3.0/24', name: null },
-            ],
-          },
-        ],
-      },
+  it('offers each zone only its own subnets, hides those other zones took, and never moves a row to another zone', async () => {
+    const api = fakeApi({ ...routes, [`GET /cloud-accounts/${account.id}/networks`]: networks });
+    const blank = { ...valid.network, vpcId: '', subnets: valid.network.subnets.map((s) => ({ ...s, subnetId: '' })) };
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={{ ...valid, network: blank }} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api,
     });
-    renderWithProviders(
-      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={{ ...valid, network: { ...valid.network, vpcId: '', zones: 1, subnets: [{ availabilityZone: 'us-east-1a', subnetId: '' }] } }} onSubmit={vi.fn()} onCancel={vi.fn()} />,
-      { api },
-    );
     next();
+    await step('network');
     const vpc = suggest('wizard-vpc');
     act(() => vpc.focus());
-    await waitFor(() => expect(vpc.findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('prod')]));
+    await eventually(() => expect(vpc.findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual([expect.stringContaining('prod')]));
     act(() => vpc.selectSuggestion(1));
     expect(vpc.findNativeInput().getElement().value).toBe('vpc-0prod');
 
-    const subnet = suggest('wizard-subnet-0');
-    act(() => subnet.focus());
-    await waitFor(() => expect(subnet.findDropdown().findOptions()).toHaveLength(2));
-    act(() => subnet.selectSuggestion(2));
-    expect(subnet.findNativeInput().getElement().value).toBe('subnet-0d');
-    expect(input('wizard-az-0').getInputValue()).toBe('us-east-1d');
-    expect(api.calls.some((c) => c.url.endsWith(`/cloud-accounts/${account.id}/networks?region=us-east-1`))).toBe(true);
+    expect(await subnetChoices(0)).toEqual([expect.stringContaining('subnet-0a1'), expect.stringContaining('subnet-0a2')]);
+    expect(await subnetChoices(1)).toEqual([expect.stringContaining('subnet-0b')]);
+    act(() => suggest('wizard-subnet-0').focus());
+    act(() => suggest('wizard-subnet-0').selectSuggestion(2));
+    expect(suggest('wizard-subnet-0').findNativeInput().getElement().value).toBe('subnet-0a2');
+    expect(select('wizard-az-0').findTrigger().getElement().textContent).toBe('us-east-1a');
+
+    // Zone 3 moves to us-east-1d: zones held by other rows are not offered, and its subnet list follows the zone.
+    act(() => select('wizard-az-2').openDropdown());
+    expect(select('wizard-az-2').findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual(['us-east-1c', 'us-east-1d']);
+    act(() => select('wizard-az-2').selectOptionByValue('us-east-1d'));
+    expect(await subnetChoices(2)).toEqual([expect.stringContaining('subnet-0d')]);
+
+    // Zone 2 moved to us-east-1a: only the us-east-1a subnet zone 1 did not take.
+    act(() => select('wizard-az-1').openDropdown());
+    expect(select('wizard-az-1').findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual(['us-east-1b', 'us-east-1c']);
+    act(() => select('wizard-az-1').selectOptionByValue('us-east-1c'));
+    expect(await subnetChoices(1)).toEqual([expect.stringContaining('subnet-0c')]);
   });
 
-  it('moves between steps only when the current step is valid, and back freely', async () => {
-    const api = fakeApi({ 'POST /estimates': estimate });
+  it('says in words which zone lacks a subnet, and names zones in the API’s messages', async () => {
+    const refusal = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      errors: [{ field: 'network.subnets[2].availabilityZone', message: 'zone us-east-1b already holds network.subnets[1]; each subnet must be in a distinct zone' }],
+    };
+    const api = fakeApi({ ...routes, 'POST /instances/plan': () => json(refusal, 400) });
+    const missing = { ...valid.network, subnets: valid.network.subnets.map((s, i) => (i === 1 ? { ...s, subnetId: '' } : s)) };
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={{ ...valid, network: missing }} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api,
+    });
+    // Basics pass: the API's objection is to a later step.
+    next();
+    await step('network');
+    next();
+    expect(fieldError('wizard-subnet-1')).toBe('Zone 2 needs a subnet in us-east-1b');
+
+    act(() => suggest('wizard-subnet-1').setInputValue('subnet-0fedcba9876543210'));
+    next();
+    await eventually(() => expect(fieldError('wizard-az-2')).toBe('zone us-east-1b already holds zone 2; each subnet must be in a distinct zone'));
+    expect(screen.getByTestId('wizard-step-network')).toBeTruthy();
+  });
+
+  it('moves on only when the step passes its own checks and the API’s, and back freely', async () => {
+    const refusal = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      errors: [
+        { field: 'name', message: 'must be 3 to 64 characters of lowercase letters, digits and hyphens' },
+        { field: 'network.vpcId', message: 'must be a VPC id such as vpc-0a1b2c3d4e5f60789' },
+      ],
+    };
+    let answer: () => Response = () => json(refusal, 400);
+    const api = fakeApi({ ...routes, 'POST /instances/plan': () => answer() });
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
     expect(screen.getByTestId('wizard-step-basics')).toBeTruthy();
 
     next();
+    expect(fieldError('wizard-name')).toBe('Enter a name');
+    expect(api.calls).toHaveLength(0);
+
+    act(() => input('wizard-name').setInputValue('Orders_Prod'));
+    next();
+    await eventually(() => expect(fieldError('wizard-name')).toContain('must be 3 to 64 characters'));
     expect(screen.getByTestId('wizard-step-basics')).toBeTruthy();
-    expect(screen.getByTestId('wizard-step-basics').textContent).toContain('is required');
+    const checked = await api.calls.at(-1)!.json();
+    expect(checked).toMatchObject({ name: 'Orders_Prod', cloudAccountId: account.id, region: 'us-east-1' });
 
+    answer = () => json({ ...refusal, errors: refusal.errors.slice(1) }, 400);
     act(() => input('wizard-name').setInputValue('orders-prod'));
+    expect(fieldError('wizard-name')).toBe('');
     next();
-    expect(screen.getByTestId('wizard-step-network')).toBeTruthy();
+    await step('network');
+    expect(fieldError('wizard-vpc')).toBe('');
 
     next();
-    expect(screen.getByTestId('wizard-step-network').textContent).toContain('must be a VPC id');
+    expect(fieldError('wizard-vpc')).toBe('Choose a VPC');
     act(() => suggest('wizard-vpc').setInputValue('vpc-0a1b2c3d4e5f67890'));
-    ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210', 'subnet-0a0b0c0d0e0f01234'].forEach((id, i) =>
-      act(() => suggest(`wizard-subnet-${i}`).setInputValue(id)),
-    );
-    expect(input('wizard-az-2').getInputValue()).toBe('us-east-1c');
+    valid.network.subnets.forEach((s, i) => act(() => suggest(`wizard-subnet-${i}`).setInputValue(s.subnetId)));
+    answer = () => json(creationPlan);
     next();
-    expect(screen.getByTestId('wizard-step-storage')).toBeTruthy();
+    await step('storage');
     expect(screen.getByTestId('capacity-write').textContent).toBe('60 MiB/s');
 
     act(() => wizard().findPreviousButton()!.click());
     expect(screen.getByTestId('wizard-step-network')).toBeTruthy();
     next();
+    await step('storage');
     next();
-    expect(screen.getByTestId('wizard-step-review')).toBeTruthy();
+    await step('review');
     expect(screen.getByTestId('review-name').textContent).toBe('orders-prod');
-    await waitFor(() => expect(screen.getByTestId('estimate-savings').textContent).toContain('86.67%'));
   });
 
-  it('blocks the storage step when FSx write capacity is short and shows the fix', () => {
+  it('when the API cannot check a step, says so once and retries on request', async () => {
+    let reachable = false;
+    const api = fakeApi({
+      ...routes,
+      'POST /instances/plan': () => (reachable ? json(creationPlan) : Promise.reject(new TypeError('Failed to fetch'))),
+    });
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+    next();
+    const failure = await screen.findByTestId('wizard-check-failed');
+    expect(failure.textContent).toContain('The control plane cannot be reached (Failed to fetch).');
+    expect(screen.getAllByTestId('wizard-check-failed')).toHaveLength(1);
+    expect(screen.getByTestId('wizard-step-basics')).toBeTruthy();
+
+    reachable = true;
+    act(() => createWrapper(failure).findButton()!.click());
+    await step('network');
+    expect(screen.queryByTestId('wizard-check-failed')).toBeNull();
+  });
+
+  it('blocks the storage step when FSx write capacity is short and says the fix once', async () => {
     renderWithProviders(
       <InstanceWizard
         catalog={catalogV1}
@@ -148,12 +242,17 @@ describe('create-instance wizard', () => {
         onCancel={vi.fn()}
         initial={{ ...valid, storage: { ...valid.storage, aku: '20', fsxThroughput: 384 } }}
       />,
+      { api: fakeApi(routes) },
     );
     next();
+    await step('network');
     next();
+    await step('storage');
     expect(screen.getByTestId('fsx-capacity-fix').textContent).toContain('Use 3 × 384 MBps or 1 × 1536 MBps, or lower AKU to 7.');
     next();
-    expect(screen.getByTestId('wizard-step-storage').textContent).toContain('20 AKU need 400 MiB/s of WAL write capacity');
+    expect(fieldError('wizard-fsx-count')).toContain('20 AKU need 400 MiB/s of WAL write capacity');
+    expect(screen.queryByTestId('fsx-capacity-fix')).toBeNull();
+    expect(screen.getByTestId('wizard-step-storage').textContent!.match(/or lower AKU to 7/g)).toHaveLength(1);
   });
 
   it('shows the API’s 400 field errors on the right field and jumps to that step', async () => {
@@ -164,7 +263,7 @@ describe('create-instance wizard', () => {
       detail: 'network.subnets[1].subnetId: is not in vpc-0a1b2c3d4e5f67890',
       errors: [{ field: 'network.subnets[1].subnetId', message: 'is not in vpc-0a1b2c3d4e5f67890' }],
     };
-    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances': () => json(problem, 400) });
+    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
     const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
     renderWithProviders(
       <InstanceWizard
@@ -177,11 +276,13 @@ describe('create-instance wizard', () => {
       { api },
     );
     next();
+    await step('network');
     next();
+    await step('storage');
     next();
-    expect(screen.getByTestId('wizard-step-review')).toBeTruthy();
+    await step('review');
     act(() => wizard().findPrimaryButton().click());
-    await waitFor(() => expect(screen.getByTestId('wizard-step-network')).toBeTruthy());
+    await step('network');
     expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
     expect(fieldError('wizard-subnet-0')).not.toContain('is not in');
     const sent = api.calls.find((r) => r.method === 'POST' && r.url.endsWith('/instances'));
@@ -196,45 +297,79 @@ describe('create-instance wizard', () => {
       detail: 'An instance named orders-prod already exists in this organization.',
       errors: [{ field: 'name', message: 'An instance named orders-prod already exists in this organization.' }],
     };
-    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances': () => json(problem, 409) });
+    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
     const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
     renderWithProviders(
       <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
       { api },
     );
     next();
+    await step('network');
     next();
+    await step('storage');
     next();
+    await step('review');
     act(() => wizard().findPrimaryButton().click());
-    await waitFor(() => expect(screen.getByTestId('wizard-step-basics')).toBeTruthy());
+    await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');
   });
 
-  it('shows on review the plan of exactly what Create would send', async () => {
-    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances/plan': creationPlan });
-    renderAtReview(api);
+  it('shows on review the plan of exactly what Create would send, asked once', async () => {
+    const api = fakeApi(routes);
+    await renderAtReview(api);
     await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toBe('(3 to create, 0 to update, 0 to delete)'));
-    const sent = api.calls.find((r) => r.url.endsWith('/instances/plan'))!;
-    expect(await sent.json()).toEqual(toCreation(valid));
+    const plans = api.calls.filter((r) => r.url.endsWith('/instances/plan'));
+    // The API is asked once about a draft: the steps that passed it unchanged and the review share its answer.
+    expect(plans).toHaveLength(1);
+    expect(await plans[0].json()).toEqual(toCreation(valid));
     const rows = createWrapper(screen.getByTestId('plan')).findTable()!.findRows();
     expect(rows.map((r) => r.getElement().textContent)).toEqual([
-      expect.stringMatching(/\+ create.*s3-bucket.*data-bucket.*Not created yet/),
+      expect.stringMatching(/\+ create.*s3-bucket.*data-bucket/),
       expect.stringMatching(/\+ create.*fsx-file-system.*wal-1/),
       expect.stringMatching(/\+ create.*ec2-instance.*broker-1/),
     ]);
     expect(rows[0].find('[data-action]')!.getElement().dataset.action).toBe('CREATE');
+    // Nothing exists yet, so there is no Id column to fill with "Not created yet".
+    expect(screen.getByTestId('plan').textContent).not.toContain('Not created yet');
   });
 
-  it('lists the field errors of a plan the API refuses', async () => {
+  it('prices on review the AWS resources and Keel’s fee, with the savings with and without the fee, quantities as a bill has them', async () => {
+    const api = fakeApi({ ...routes, 'POST /estimates': costEstimate(1200, 438) });
+    await renderAtReview(api);
+    await waitFor(() => expect(screen.getByTestId('estimate-keel-total').textContent).toBe('$1,638'));
+    expect(screen.getByTestId('estimate-kafka-total').textContent).toBe('$9,000');
+    expect(screen.getByTestId('estimate-savings').textContent).toBe('81.8%');
+    expect(screen.getByTestId('estimate-savings-cloud').textContent).toBe('86.67%');
+    expect(screen.getByTestId('estimate-diskless-service-fee-quantity').textContent).toBe('4,380 AKU-hours');
+    expect(screen.getByTestId('estimate-diskless-service-fee-monthly').textContent).toBe('$438');
+    expect(screen.getByTestId('estimate-diskless-s3-api-quantity').textContent).toBe('91,928,672 requests');
+    expect(screen.getByTestId('estimate-diskless-cloud').textContent).toBe('AWS resources: $1,200');
+    expect(screen.getByTestId('estimate-fee').textContent).toBe('Keel fee: $438');
+    expect(screen.getByTestId('estimate-diskless-total').textContent).toBe('Total per month: $1,638');
+    const sent = api.calls.find((r) => r.url.endsWith('/estimates'))!;
+    expect(await sent.json()).toEqual({ region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, aku: 6, fsx: { throughputMBps: 768, count: 1 } });
+  });
+
+  it('lists in words the field errors of a plan the API refuses on review', async () => {
     const problem = {
       type: 'https://keel.dev/problems/validation-failed',
       title: 'Request is invalid',
       status: 400,
-      errors: [{ field: 'fsx.count', message: 'must be between 1 and 10; got 11' }],
+      errors: [{ field: 'brokerVersion', message: "'9.9' is not offered" }],
     };
-    const api = fakeApi({ 'POST /estimates': estimate, 'POST /instances/plan': () => json(problem, 400) });
-    renderAtReview(api);
-    await waitFor(() => expect(screen.getByTestId('plan-error').textContent).toContain('fsx.count: must be between 1 and 10; got 11'));
+    let refuse = false;
+    const api = fakeApi({ ...routes, 'POST /instances/plan': () => (refuse ? json(problem, 400) : json(creationPlan)) });
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+    next();
+    await step('network');
+    next();
+    await step('storage');
+    act(() => input('wizard-aku').setInputValue('7'));
+    refuse = true;
+    next();
+    // An error no step shows lets the wizard on: the review lists it.
+    await step('review');
+    await waitFor(() => expect(screen.getByTestId('plan-error').textContent).toContain("Broker version: '9.9' is not offered"));
     expect(screen.getByTestId('estimate-savings')).toBeTruthy();
   });
 });

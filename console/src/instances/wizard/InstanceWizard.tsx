@@ -1,16 +1,13 @@
 import { useState, type ComponentType } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Button from '@cloudscape-design/components/button';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import Wizard from '@cloudscape-design/components/wizard';
-import { mapFieldErrors, type FieldErrors } from '../../api/problem';
+import { useCheckCreation } from '../../api/plans';
+import { ApiError, describeError, mapFieldErrors, type FieldErrors } from '../../api/problem';
 import type { CloudAccount, InstanceCreation, SizingCatalog } from '../../api/types';
 import { strings } from '../../i18n/strings';
-import {
-  toCreation,
-  validateBasics,
-  validateNetwork,
-  validateStorage,
-  type RuleContext,
-  type SpecDraft,
-} from '../specRules';
+import { toCreation, validateBasics, validateNetwork, validateStorage, type SpecDraft } from '../specRules';
 import { BasicsStep } from './BasicsStep';
 import { defaultSubnets, NetworkStep } from './NetworkStep';
 import { ReviewStep } from './ReviewStep';
@@ -24,19 +21,19 @@ export interface StepDefinition {
   stateKey: StepKey;
   StepContent: ComponentType<StepProps>;
   description?: string;
-  /** Client-side rules of this step (the same as the API's, see specRules.ts). */
-  validate?: (draft: SpecDraft, ctx: RuleContext) => FieldErrors;
+  /** What this step checks as the user types (specRules.ts); the API checks the rest before the step is left. */
+  validate?: (draft: SpecDraft, catalog: SizingCatalog) => FieldErrors;
 }
 
 /** The wizard's steps, as data (as in the Cloudscape demos). */
 export const STEPS: StepDefinition[] = [
-  { title: w.basics.title, stateKey: 'basics', StepContent: BasicsStep, validate: (d, ctx) => validateBasics(d.basics, ctx) },
-  { title: w.network.title, stateKey: 'network', StepContent: NetworkStep, validate: (d) => validateNetwork(d.network, d.basics.region) },
+  { title: w.basics.title, stateKey: 'basics', StepContent: BasicsStep, validate: (d) => validateBasics(d.basics) },
+  { title: w.network.title, stateKey: 'network', StepContent: NetworkStep, validate: (d) => validateNetwork(d.network) },
   {
     title: w.storage.title,
     stateKey: 'storage',
     StepContent: StorageStep,
-    validate: (d, ctx) => validateStorage(d.storage, d.network.subnets.length, ctx),
+    validate: (d, catalog) => validateStorage(d.storage, d.network.subnets.length, catalog),
   },
   { title: w.review.title, stateKey: 'review', StepContent: ReviewStep },
 ];
@@ -67,7 +64,7 @@ export function stepOfField(field: string): StepKey {
 }
 
 export function initialDraft(accounts: CloudAccount[]): SpecDraft {
-  const account = accounts[0];
+  const account = accounts.find((a) => a.status === 'VERIFIED') ?? accounts[0];
   const region = account?.regions[0] ?? '';
   return {
     basics: { name: '', cloudAccountId: account?.id ?? '', region },
@@ -85,16 +82,20 @@ export interface InstanceWizardProps {
   initial?: SpecDraft;
 }
 
+const stepIndex = (key: StepKey) => STEPS.findIndex((s) => s.stateKey === key);
+
 export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepChange, initial }: InstanceWizardProps) {
   const [draft, setDraft] = useState<SpecDraft>(() => initial ?? initialDraft(accounts));
   const [activeIndex, setActiveIndex] = useState(0);
   const [shown, setShown] = useState<Set<StepKey>>(new Set());
   const [apiErrors, setApiErrors] = useState<FieldErrors>({});
   const [unmatched, setUnmatched] = useState<{ field: string; message: string }[]>([]);
-  const [submitting, setSubmitting] = useState(false);
+  const [busy, setBusy] = useState(false);
+  /** Why the API could not check the spec (it is unreachable or failed), shown with a retry. */
+  const [checkFailure, setCheckFailure] = useState<unknown>(null);
+  const checkCreation = useCheckCreation();
 
-  const ctx: RuleContext = { catalog, account: accounts.find((a) => a.id === draft.basics.cloudAccountId) };
-  const clientErrors = (index: number) => STEPS[index].validate?.(draft, ctx) ?? {};
+  const clientErrors = (index: number) => STEPS[index].validate?.(draft, catalog) ?? {};
 
   const go = (index: number) => {
     setActiveIndex(index);
@@ -112,14 +113,8 @@ export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepCh
         }
       }
       if (key === 'basics' && 'region' in patch && patch.region !== current.basics.region) {
-        next.network = {
-          ...next.network,
-          subnets: next.network.subnets.map((sn, i) =>
-            sn.availabilityZone === '' || sn.availabilityZone.startsWith(current.basics.region || '\u0000')
-              ? { ...sn, availabilityZone: `${patch.region}${'abc'[i]}` }
-              : sn,
-          ),
-        };
+        // Zones belong to a region: the rows start over in the new one.
+        next.network = { ...next.network, subnets: defaultSubnets(next.network.zones, next.basics.region) };
       }
       return next;
     });
@@ -127,7 +122,7 @@ export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepCh
     setApiErrors((errors) => Object.fromEntries(Object.entries(errors).filter(([field]) => stepOfField(field) !== key)));
   };
 
-  /** The first step before `upTo` whose rules fail, marking it to show its errors. */
+  /** The first step before `upTo` whose instant checks fail, marking it to show its errors. */
   const firstInvalidStep = (upTo: number): number | undefined => {
     for (let i = 0; i < upTo; i++) {
       if (Object.keys(clientErrors(i)).length > 0) {
@@ -138,33 +133,64 @@ export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepCh
     return undefined;
   };
 
+  /** Shows the API's field errors on their steps; true when one falls on a step before `upTo`. */
+  const showApiErrors = (error: unknown, upTo: number): boolean => {
+    const { fields, unmatched: rest } = mapFieldErrors(error, WIZARD_FIELDS);
+    const passed = Object.keys(fields).filter((field) => stepIndex(stepOfField(field)) < upTo);
+    if (passed.length === 0) return false;
+    setApiErrors(Object.fromEntries(passed.map((field) => [field, fields[field]])));
+    setUnmatched(rest);
+    go(Math.min(...passed.map((field) => stepIndex(stepOfField(field)))));
+    return true;
+  };
+
+  /**
+   * Leaves the current step for `target`: the instant checks first, then the API's own (a dry run of the create),
+   * whose errors on the steps left behind keep the user there. Errors on later steps are checked when those are left.
+   */
+  const forward = async (target: number) => {
+    const invalid = firstInvalidStep(target);
+    if (invalid !== undefined) return go(invalid);
+    setBusy(true);
+    setCheckFailure(null);
+    try {
+      await checkCreation(toCreation(draft));
+      go(target);
+    } catch (error) {
+      if (error instanceof ApiError && error.fieldErrors.length > 0) {
+        if (!showApiErrors(error, target)) go(target);
+      } else {
+        setCheckFailure(error);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const submit = async () => {
     const invalid = firstInvalidStep(STEPS.length);
     if (invalid !== undefined) return go(invalid);
-    setSubmitting(true);
+    setBusy(true);
     setUnmatched([]);
     try {
       await onSubmit(toCreation(draft));
     } catch (error) {
       const { fields, unmatched: rest } = mapFieldErrors(error, WIZARD_FIELDS);
-      setApiErrors(fields);
-      setUnmatched(rest);
-      const steps = Object.keys(fields).map((f) => STEPS.findIndex((s) => s.stateKey === stepOfField(f)));
-      if (steps.length > 0) go(Math.min(...steps));
-      if (steps.length === 0 && rest.length === 0) throw error;
+      if (!showApiErrors(error, STEPS.length)) setUnmatched(rest);
+      if (Object.keys(fields).length === 0 && rest.length === 0) throw error;
     } finally {
-      setSubmitting(false);
+      setBusy(false);
     }
   };
 
-  const goToStep = (key: StepKey) => go(STEPS.findIndex((s) => s.stateKey === key));
+  const goToStep = (key: StepKey) => go(stepIndex(key));
 
   return (
     <Wizard
       data-testid="create-wizard"
       activeStepIndex={activeIndex}
-      isLoadingNextStep={submitting}
-      submitButtonText={submitting ? w.submitting : w.submit}
+      isLoadingNextStep={busy}
+      submitButtonText={busy ? w.submitting : w.submit}
       allowSkipTo={false}
       i18nStrings={{
         stepNumberLabel: w.stepNumber,
@@ -180,10 +206,8 @@ export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepCh
       onSubmit={() => void submit().catch(() => undefined)}
       onNavigate={({ detail }) => {
         const target = detail.requestedStepIndex;
-        if (target > activeIndex) {
-          const invalid = firstInvalidStep(target);
-          if (invalid !== undefined) return go(invalid);
-        }
+        if (target > activeIndex) return void forward(target);
+        setCheckFailure(null);
         go(target);
       }}
       steps={STEPS.map((step, index) => {
@@ -196,15 +220,27 @@ export function InstanceWizard({ catalog, accounts, onSubmit, onCancel, onStepCh
           title: step.title,
           content: (
             <div data-testid={`wizard-step-${step.stateKey}`}>
-              <Content
-                draft={draft}
-                update={update}
-                errors={errors}
-                catalog={catalog}
-                accounts={accounts}
-                goToStep={goToStep}
-                unmatched={unmatched}
-              />
+              <SpaceBetween size="l">
+                {checkFailure !== null && index === activeIndex && (
+                  <Alert
+                    type="error"
+                    header={w.checkFailed}
+                    data-testid="wizard-check-failed"
+                    action={<Button onClick={() => void forward(index + 1)}>{strings.common.retry}</Button>}
+                  >
+                    {describeError(checkFailure)}
+                  </Alert>
+                )}
+                <Content
+                  draft={draft}
+                  update={update}
+                  errors={errors}
+                  catalog={catalog}
+                  accounts={accounts}
+                  goToStep={goToStep}
+                  unmatched={unmatched}
+                />
+              </SpaceBetween>
             </div>
           ),
         };

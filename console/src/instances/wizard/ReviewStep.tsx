@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -11,11 +12,11 @@ import Table from '@cloudscape-design/components/table';
 import { useEstimate } from '../../api/estimates';
 import { useCreationPlan } from '../../api/plans';
 import { describeError } from '../../api/problem';
+import type { CostLine, EstimateRequest } from '../../api/types';
 import { FieldErrorList } from '../../app/common';
-import type { CostBreakdownLike, EstimateRequest } from './reviewTypes';
 import { strings } from '../../i18n/strings';
-import { CapacityReadout } from '../CapacityViews';
-import { formatNumber, formatUsd } from '../capacity';
+import { CapacityReadout, Metric } from '../CapacityViews';
+import { formatNumber, formatQuantity, formatUsd } from '../capacity';
 import { PlanView } from '../PlanView';
 import { toCreation, toEstimateRequest, type SpecDraft } from '../specRules';
 import type { StepProps } from './types';
@@ -33,49 +34,81 @@ export function estimateRequestFor(draft: SpecDraft): EstimateRequest {
   });
 }
 
-function CostTable({ title, breakdown, testId }: { title: string; breakdown: CostBreakdownLike; testId: string }) {
+/**
+ * One side of the comparison, one line per billed item. Three columns that wrap, one side above the other, so
+ * every figure stays in view on a 1280 px screen with the navigation open.
+ */
+function CostTable({ title, lines, footer, testId }: { title: string; lines: CostLine[]; footer: ReactNode; testId: string }) {
   return (
     <Table
       data-testid={testId}
       variant="embedded"
+      wrapLines
       header={<Header variant="h3">{title}</Header>}
-      items={breakdown.lines}
+      items={lines}
+      trackBy="item"
+      ariaLabels={{ tableLabel: title }}
       columnDefinitions={[
-        { id: 'item', header: s.item, cell: (l) => l.item, isRowHeader: true },
-        { id: 'description', header: s.descriptionCol, cell: (l) => l.description },
-        { id: 'quantity', header: s.quantity, cell: (l) => `${formatNumber(l.quantity)} ${l.unit}` },
-        { id: 'monthly', header: s.monthly, cell: (l) => formatUsd(l.monthlyUsd) },
+        { id: 'description', header: s.descriptionCol, cell: (l) => l.description, isRowHeader: true },
+        {
+          id: 'quantity',
+          header: s.quantity,
+          cell: (l) => <span data-testid={`${testId}-${l.item}-quantity`}>{formatQuantity(l.quantity, l.unit)}</span>,
+        },
+        {
+          id: 'monthly',
+          header: s.monthly,
+          cell: (l) => <span data-testid={`${testId}-${l.item}-monthly`}>{formatUsd(l.monthlyUsd)}</span>,
+        },
       ]}
-      footer={
-        <Box textAlign="right" variant="strong">
-          <span data-testid={`${testId}-total`}>
-            {s.total}: {formatUsd(breakdown.totalMonthlyUsd)}
-          </span>
-        </Box>
-      }
+      footer={<Box textAlign="right">{footer}</Box>}
     />
   );
 }
 
 export function CostEstimateView({ request }: { request: EstimateRequest }) {
   const estimate = useEstimate(request);
+  const data = estimate.data;
   return (
-    <Container
-      data-testid="estimate"
-      header={<Header variant="h2" description={s.estimateDescription}>{s.estimate}</Header>}
-    >
+    <Container data-testid="estimate" header={<Header variant="h2" description={s.estimateDescription}>{s.estimate}</Header>}>
       {estimate.isPending && <Spinner />}
       {estimate.error && <Alert type="warning" header={s.estimateFailed}>{describeError(estimate.error)}</Alert>}
-      {estimate.data && (
+      {data && (
         <SpaceBetween size="l">
-          <Box variant="h3" data-testid="estimate-savings">
-            {s.savings}: {formatNumber(estimate.data.savingsPercent)}% ({formatUsd(estimate.data.diskless.totalMonthlyUsd)} vs{' '}
-            {formatUsd(estimate.data.selfManagedKafka.totalMonthlyUsd)})
-          </Box>
-          <ColumnLayout columns={2}>
-            <CostTable title={s.diskless} breakdown={estimate.data.diskless} testId="estimate-diskless" />
-            <CostTable title={s.selfManaged} breakdown={estimate.data.selfManagedKafka} testId="estimate-kafka" />
+          <ColumnLayout columns={4} variant="text-grid" minColumnWidth={150}>
+            <Metric
+              label={s.keelTotal}
+              value={formatUsd(data.diskless.totalMonthlyUsd + data.serviceFee.monthlyUsd)}
+              testId="estimate-keel-total"
+            />
+            <Metric label={s.kafkaTotal} value={formatUsd(data.selfManagedKafka.totalMonthlyUsd)} testId="estimate-kafka-total" />
+            <Metric label={s.savingsWithFee} value={`${formatNumber(data.savingsPercentWithServiceFee)}%`} testId="estimate-savings" />
+            <Metric label={s.savingsCloudOnly} value={`${formatNumber(data.savingsPercent)}%`} testId="estimate-savings-cloud" />
           </ColumnLayout>
+          <CostTable
+            title={s.diskless}
+            lines={[...data.diskless.lines, data.serviceFee]}
+            testId="estimate-diskless"
+            footer={
+              <SpaceBetween size="xxs">
+                <span data-testid="estimate-diskless-cloud">{s.cloudSubtotal(formatUsd(data.diskless.totalMonthlyUsd))}</span>
+                <span data-testid="estimate-fee">{s.feeSubtotal(formatUsd(data.serviceFee.monthlyUsd))}</span>
+                <Box variant="strong" data-testid="estimate-diskless-total">
+                  {s.total}: {formatUsd(data.diskless.totalMonthlyUsd + data.serviceFee.monthlyUsd)}
+                </Box>
+              </SpaceBetween>
+            }
+          />
+          <CostTable
+            title={s.selfManaged}
+            lines={data.selfManagedKafka.lines}
+            testId="estimate-kafka"
+            footer={
+              <Box variant="strong" data-testid="estimate-kafka-table-total">
+                {s.total}: {formatUsd(data.selfManagedKafka.totalMonthlyUsd)}
+              </Box>
+            }
+          />
         </SpaceBetween>
       )}
     </Container>
@@ -98,7 +131,7 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
       )}
       <Container
         header={
-          <Header variant="h2" actions={<Button onClick={() => goToStep('basics')}>{s.edit}</Button>}>
+          <Header variant="h2" actions={<Button ariaLabel={s.editStep(w.basics.title)} onClick={() => goToStep('basics')}>{s.edit}</Button>}>
             {w.basics.title}
           </Header>
         }
@@ -114,7 +147,7 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
       </Container>
       <Container
         header={
-          <Header variant="h2" actions={<Button onClick={() => goToStep('network')}>{s.edit}</Button>}>
+          <Header variant="h2" actions={<Button ariaLabel={s.editStep(w.network.title)} onClick={() => goToStep('network')}>{s.edit}</Button>}>
             {w.network.title}
           </Header>
         }
@@ -130,7 +163,7 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
       </Container>
       <Container
         header={
-          <Header variant="h2" actions={<Button onClick={() => goToStep('storage')}>{s.edit}</Button>}>
+          <Header variant="h2" actions={<Button ariaLabel={s.editStep(w.storage.title)} onClick={() => goToStep('storage')}>{s.edit}</Button>}>
             {w.storage.title}
           </Header>
         }

@@ -46,7 +46,7 @@ export function StorageStep({ draft, update, errors, catalog }: StepProps) {
           />
         </FormField>
       </Container>
-      <Container header={<Header variant="h2">{s.aku}</Header>}>
+      <Container header={<Header variant="h2">{s.capacityTitle}</Header>}>
         <SpaceBetween size="l">
           <FormField
             label={s.aku}

@@ -15,7 +15,8 @@ export interface StepProps {
   unmatched: { field: string; message: string }[];
 }
 
+/** The messages on `fields`, each said once. */
 export function errorFor(errors: FieldErrors, ...fields: string[]): string | undefined {
-  const messages = fields.map((f) => errors[f]).filter((m): m is string => Boolean(m));
-  return messages.length ? messages.join(' ') : undefined;
+  const messages = new Set(fields.map((f) => errors[f]).filter((m): m is string => Boolean(m)));
+  return messages.size ? [...messages].join(' ') : undefined;
 }

@@ -14,7 +14,7 @@ import dev.keel.provisioner.WalType;
  * FSx throughput gives the WAL, how AKU maps to brokers, and the prices estimates use.
  */
 public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMaxCount, List<WalTypeOption> walTypes, List<String> regions,
-                            List<ComputeOption> compute, List<BrokerVersion> brokerVersions, Prices prices,
+                            List<ComputeOption> compute, List<BrokerVersion> brokerVersions, Listing listing, Prices prices,
                             CostModel costModel) {
 
     public record Aku(int min, int max, double writeMiBps, double readMiBps, double requestsPerSecond, int partitions) {
@@ -36,6 +36,10 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
 
     public record BrokerVersion(String version, List<WalType> walTypes, @JsonProperty("default") boolean isDefault,
                                 String image) {
+    }
+
+    /** What the product itself costs: the Marketplace listing's price, metered in AKU-hours. */
+    public record Listing(double usdPerAkuHour) {
     }
 
     public record Prices(String currency, double hoursPerMonth, Map<String, RegionPrices> regions) {

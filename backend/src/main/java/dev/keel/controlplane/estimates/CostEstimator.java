@@ -1,5 +1,6 @@
 package dev.keel.controlplane.estimates;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,10 +37,27 @@ final class CostEstimator {
         double writtenGiBPerMonth = workload.writeMiBps() / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
         double storedGiB = workload.writeMiBps() / MIB_PER_GIB * workload.retentionHours() * SECONDS_PER_HOUR;
         Breakdown diskless = diskless(zones, wal, aku, fsxThroughput, fsxCount, writtenGiBPerMonth, storedGiB);
+        Line fee = serviceFee(aku);
         Breakdown kafka = selfManaged(zones, workload, storedGiB);
-        double savings = kafka.totalMonthlyUsd() == 0 ? 0
-                : round(100 * (1 - diskless.totalMonthlyUsd() / kafka.totalMonthlyUsd()));
-        return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, diskless, kafka, savings);
+        return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, diskless, fee, kafka,
+                savings(diskless.totalMonthlyUsd(), kafka), savings(diskless.totalMonthlyUsd() + fee.monthlyUsd(), kafka));
+    }
+
+    private Line serviceFee(int aku) {
+        double usdPerAkuHour = catalog.listing().usdPerAkuHour();
+        double akuHours = aku * hours;
+        return line("service-fee", "Keel at $" + cents(usdPerAkuHour) + " per AKU-hour (the listing's price)", akuHours,
+                "AKU-hours", akuHours * usdPerAkuHour);
+    }
+
+    /** A price as written on a price list: at least two decimals, and every decimal it has. */
+    private static String cents(double usd) {
+        BigDecimal price = BigDecimal.valueOf(usd).stripTrailingZeros();
+        return price.setScale(Math.max(2, price.scale())).toPlainString();
+    }
+
+    private static double savings(double disklessMonthlyUsd, Breakdown kafka) {
+        return kafka.totalMonthlyUsd() == 0 ? 0 : round(100 * (1 - disklessMonthlyUsd / kafka.totalMonthlyUsd()));
     }
 
     private Breakdown diskless(int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,

@@ -59,6 +59,19 @@ class CostEstimatorTest {
     }
 
     @Test
+    void theServiceFeeIsTheListingPricePerAkuHourAndCountsAgainstTheSavings() {
+        double hours = CATALOG.prices().hoursPerMonth();
+        double usdPerAkuHour = CATALOG.listing().usdPerAkuHour();
+        assertThat(estimate.serviceFee().item()).isEqualTo("service-fee");
+        assertThat(estimate.serviceFee().quantity()).isEqualTo(52 * hours);
+        assertThat(estimate.serviceFee().monthlyUsd()).isCloseTo(52 * hours * usdPerAkuHour, within(0.01));
+        double withFee = estimate.diskless().totalMonthlyUsd() + estimate.serviceFee().monthlyUsd();
+        assertThat(estimate.savingsPercentWithServiceFee())
+                .isCloseTo(100 * (1 - withFee / estimate.selfManagedKafka().totalMonthlyUsd()), within(0.01))
+                .isLessThan(estimate.savingsPercent());
+    }
+
+    @Test
     void aSingleZoneInstancePaysNoCrossZoneTrafficOnEitherSide() {
         CostEstimate single = new CostEstimator(CATALOG, CATALOG.prices().regions().get("us-east-1"))
                 .estimate("us-east-1", 1, WalType.EBS, 3, null, null, new Workload(60.0, 60.0, 24));

@@ -4,14 +4,21 @@ import java.util.UUID;
 
 /**
  * Deterministic loopback ports per (instance, node): the same instance always gets the same ports, so a restarted
- * runner (or a developer's saved bootstrap string) finds the brokers where they were. 600 slots of 32 ports from
+ * runner (or a developer's saved bootstrap string) finds the brokers where they were. 399 slots of 32 ports from
  * 20000; a node uses three (listener, controller, JMX), so up to 10 nodes per instance. Two instances can collide
- * (1 in 600); the runner then reports the port in use.
+ * (1 in 399); the runner then reports the port in use.
+ *
+ * <p>Every port lies below 32768, where Linux starts handing out ports to outgoing connections: a broker binds its
+ * client port only once it has joined the cluster, seconds to minutes after the runner found the port free, and an
+ * outgoing connection that takes the port meanwhile makes the broker fail its start, restart after restart, its
+ * listener never reachable.
  */
 public record LocalPorts(int listener, int controller, int jmx) {
     public static final int BASE = 20000;
-    public static final int SLOTS = 600;
+    /** The first port Linux hands out to outgoing connections (net.ipv4.ip_local_port_range, by default). */
+    public static final int EPHEMERAL_START = 32768;
     public static final int STRIDE = 32;
+    public static final int SLOTS = (EPHEMERAL_START - BASE) / STRIDE;
     public static final int MAX_NODES = STRIDE / 3;
 
     public static LocalPorts of(UUID instanceId, int nodeId) {

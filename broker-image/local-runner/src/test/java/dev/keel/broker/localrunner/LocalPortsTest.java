@@ -22,4 +22,13 @@ class LocalPortsTest {
         }
         assertThatThrownBy(() -> LocalPorts.of(id, LocalPorts.MAX_NODES)).hasMessageContaining("at most");
     }
+
+    @Test
+    void noSlotReachesThePortsOutgoingConnectionsAreGiven() {
+        int highest = LocalPorts.BASE + (LocalPorts.SLOTS - 1) * LocalPorts.STRIDE + (LocalPorts.MAX_NODES - 1) * 3 + 2;
+        assertThat(highest).isLessThan(LocalPorts.EPHEMERAL_START);
+        for (int i = 0; i < 5_000; i++) {
+            assertThat(LocalPorts.of(UUID.randomUUID(), LocalPorts.MAX_NODES - 1).jmx()).isLessThan(LocalPorts.EPHEMERAL_START);
+        }
+    }
 }

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import type { Instance } from '../api/types';
+import { account, catalogV1, runningInstance } from '../test/fixtures';
+import { fakeApi, renderWithProviders } from '../test/render';
+import InstanceDetailPage from './InstanceDetailPage';
+import InstancesPage from './InstancesPage';
+
+const unreachable = { status: 'UNHEALTHY' as const, message: 'listener is unreachable', reportedAt: '2026-11-24T10:15:40Z' };
+
+/** Running, but every broker says its listener cannot be reached: what the Degraded condition sums up. */
+const degraded: Instance = {
+  ...runningInstance,
+  inventory: {
+    ...runningInstance.inventory,
+    brokers: [0, 1, 2].map((nodeId) => ({
+      nodeId,
+      availabilityZone: `us-east-1${'abc'[nodeId]}`,
+      address: `127.0.0.1:2000${nodeId}`,
+      health: unreachable,
+      drain: null,
+    })),
+  },
+  conditions: [
+    { type: 'Ready', status: 'True', reason: 'OperationSucceeded', message: 'CREATE succeeded.', lastTransitionTime: '2026-11-24T10:10:00Z' },
+    {
+      type: 'Degraded',
+      status: 'True',
+      reason: 'BrokersUnhealthy',
+      message: 'broker 0 listener is unreachable; broker 1 listener is unreachable; broker 2 listener is unreachable.',
+      lastTransitionTime: '2026-11-24T10:12:00Z',
+    },
+  ],
+};
+
+function renderDetail(instance: Instance) {
+  const api = fakeApi({
+    [`GET /instances/${instance.id}`]: instance,
+    'GET /sizing/catalog': catalogV1,
+    'GET /cloud-accounts': { items: [account], nextCursor: null },
+    [`GET /instances/${instance.id}/operations`]: { items: [], nextCursor: null },
+  });
+  renderWithProviders(
+    <Routes>
+      <Route path="/instances/:instanceId" element={<InstanceDetailPage />} />
+    </Routes>,
+    { route: `/instances/${instance.id}`, api },
+  );
+}
+
+describe('instance detail', () => {
+  it('shows a running instance whose brokers are unwell as degraded, says why and leads to the brokers', async () => {
+    renderDetail(degraded);
+    const state = await screen.findByTestId('instance-state');
+    expect(state.dataset.state).toBe('RUNNING');
+    expect(state.dataset.health).toBe('degraded');
+    expect(state.textContent).toBe('Running — degraded');
+    expect(createWrapper(state).findStatusIndicator()!.getElement().textContent).toBe('Running — degraded');
+    expect(screen.getByTestId('instance-health-message').textContent).toContain('broker 0 listener is unreachable');
+
+    act(() => screen.getByTestId('instance-health-link').click());
+    await waitFor(() => expect(screen.getByTestId('brokers-table').textContent).toContain('listener is unreachable'));
+  });
+
+  it('shows a running instance without a complaint as running', async () => {
+    renderDetail(runningInstance);
+    const state = await screen.findByTestId('instance-state');
+    expect(state.textContent).toBe('Running');
+    expect(state.dataset.health).toBeUndefined();
+    expect(screen.queryByTestId('instance-health-message')).toBeNull();
+  });
+
+  it('names the page after the instance and its cloud account by name, linked', async () => {
+    renderDetail(runningInstance);
+    await waitFor(() => expect(document.title).toBe('orders-prod — Instances — Keel'));
+    await waitFor(() => expect(screen.getByTestId('detail-cloud-account').textContent).toBe('prod-analytics'));
+    expect(screen.getByTestId('detail-cloud-account').getAttribute('href')).toBe('/cloud-accounts');
+  });
+});
+
+describe('instances list', () => {
+  it('shows a degraded instance as degraded, a healthy one as running, and is titled', async () => {
+    const healthy = { ...runningInstance, id: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d', name: 'payments' };
+    renderWithProviders(<InstancesPage />, { api: fakeApi({ 'GET /instances': { items: [degraded, healthy], nextCursor: null } }) });
+    const orders = await screen.findByTestId('instance-state-orders-prod');
+    expect(orders.textContent).toBe('Running — degraded');
+    expect(screen.getByTestId('instance-state-payments').textContent).toBe('Running');
+    expect(document.title).toBe('Instances — Keel');
+  });
+});

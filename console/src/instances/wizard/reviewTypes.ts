@@ -1,4 +1,0 @@
-import type { CostEstimate, EstimateRequest } from '../../api/types';
-
-export type { EstimateRequest };
-export type CostBreakdownLike = CostEstimate['diskless'];
