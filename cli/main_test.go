@@ -26,33 +26,24 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code, err := run(m)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Exit(code)
-}
-
-func run(m *testing.M) (int, error) {
-	dir, err := os.MkdirTemp("", "keel-cli-test")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	keel = filepath.Join(dir, "keel")
-	if out, err := exec.Command("go", "build", "-o", keel, ".").CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	// No broker reports here, so the health and drift checks would only add a condition at a moment that
-	// depends on timing: once at start (before any instance) is all they run.
-	backend, err = testenv.Start(testenv.Options{Name: "cli", Driver: "no-cloud", Env: []string{
-		"KEEL_NO_CLOUD_STEP_DELAY=50ms", "KEEL_HEALTH_INTERVAL=1h", "KEEL_DRIFT_INTERVAL=1h"}})
-	if err != nil {
-		return 0, err
-	}
-	defer backend.Stop()
-	return m.Run(), nil
+	testenv.Main(m, func() (func(), error) {
+		dir, err := os.MkdirTemp("", "keel-cli-test")
+		if err != nil {
+			return nil, err
+		}
+		teardown := func() { os.RemoveAll(dir) }
+		if keel, err = testenv.Build(dir, "keel"); err != nil {
+			return teardown, err
+		}
+		// No broker reports here, so the health and drift checks would only add a condition at a moment that
+		// depends on timing: once at start (before any instance) is all they run.
+		backend, err = testenv.Start(testenv.Options{Name: "cli", Driver: "no-cloud", Env: []string{
+			"KEEL_NO_CLOUD_STEP_DELAY=50ms", "KEEL_HEALTH_INTERVAL=1h", "KEEL_DRIFT_INTERVAL=1h"}})
+		if err != nil {
+			return teardown, err
+		}
+		return func() { backend.Stop(); teardown() }, nil
+	})
 }
 
 // session is one user's configuration directory.

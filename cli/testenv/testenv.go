@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -230,4 +231,28 @@ func first(values ...string) string {
 		}
 	}
 	return ""
+}
+
+// Main sets up, runs the tests and exits with their code; a setup error ends the run at once, failed.
+func Main(m *testing.M, setup func() (teardown func(), err error)) {
+	teardown, err := setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if teardown != nil {
+			teardown()
+		}
+		os.Exit(1)
+	}
+	code := m.Run()
+	teardown()
+	os.Exit(code)
+}
+
+// Build builds the main package in the working directory as dir/name: the tests run the real binary.
+func Build(dir, name string) (string, error) {
+	path := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return path, nil
 }
