@@ -248,10 +248,13 @@ func Main(m *testing.M, setup func() (teardown func(), err error)) {
 	os.Exit(code)
 }
 
-// Build builds the main package in the working directory as dir/name: the tests run the real binary.
+// Build builds the main package in the working directory as dir/name, static as ./dev builds it: the tests
+// run the real binary.
 func Build(dir, name string) (string, error) {
 	path := filepath.Join(dir, name)
-	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-o", path, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return path, nil
