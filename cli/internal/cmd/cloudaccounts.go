@@ -109,12 +109,8 @@ func (a *app) cloudAccountsGet() *cobra.Command {
 		Short:   "Show a cloud account and its verification",
 		Example: "  keel cloud-accounts get prod",
 		Args:    cobra.ExactArgs(1),
-		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {
-			r, err := a.cloudAccount(cmd.Context(), c, args[0])
-			if err != nil {
-				return err
-			}
-			return a.print(r.Body, cloudAccountDetail(r.JSON200))
+		RunE: a.withCloudAccount(func(_ *cobra.Command, _ *api.ClientWithResponses, acc *api.GetCloudAccountResponse) error {
+			return a.print(acc.Body, cloudAccountDetail(acc.JSON200))
 		}),
 	}
 }

@@ -103,12 +103,8 @@ func (a *app) instancesGet() *cobra.Command {
 		Short:   "Show an instance: spec, capacity, brokers, bootstrap servers and conditions",
 		Example: "  keel instances get orders\n  keel instances get orders -o json | jq -r .inventory.bootstrapServers",
 		Args:    cobra.ExactArgs(1),
-		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {
-			r, err := a.instance(cmd.Context(), c, args[0])
-			if err != nil {
-				return err
-			}
-			return a.print(r.Body, instanceDetail(r.JSON200))
+		RunE: a.withInstance(func(_ *cobra.Command, _ *api.ClientWithResponses, inst *api.GetInstanceResponse) error {
+			return a.print(inst.Body, instanceDetail(inst.JSON200))
 		}),
 	}
 }
