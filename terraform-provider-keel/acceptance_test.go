@@ -60,8 +60,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestInstanceLifecycle creates a cloud account and an instance, scales it, sees a change made outside
-// Terraform in the plan, imports it, replaces it on a WAL change and destroys everything, checking the
-// control plane and, independently, what is left in the customer's account.
+// Terraform in the plan, imports it, replaces it on a WAL change, adds an FSx file system and destroys
+// everything, checking the control plane and, independently, what is left in the customer's account.
 func TestInstanceLifecycle(t *testing.T) {
 	w := newWorkspace(t)
 	keel := apiClient(t)
@@ -128,6 +128,15 @@ func TestInstanceLifecycle(t *testing.T) {
 	}
 	if instance = getInstance(t, keel, second); instance.Spec.Wal.Type != api.FSWAL || instance.State != api.InstanceStateRUNNING {
 		t.Fatalf("the replacement is %s %s", instance.Spec.Wal.Type, instance.State)
+	}
+	// FSx file systems change in place too.
+	w.configure(9, "FSWAL", "{ throughput_mbps = 768, count = 2 }")
+	if actions := w.plannedActions("module.demo.keel_instance.this"); !slices.Equal(actions, []string{"update"}) {
+		t.Fatalf("adding a file system plans %v, want [update]", actions)
+	}
+	w.mustApply()
+	if instance = getInstance(t, keel, second); instance.Spec.Fsx == nil || instance.Spec.Fsx.Count != 2 {
+		t.Fatalf("after adding a file system the spec has %+v", instance.Spec.Fsx)
 	}
 	if old := getInstance(t, keel, first); old.State != api.InstanceStateDELETED {
 		t.Errorf("the replaced instance is %s, want DELETED", old.State)
