@@ -2,6 +2,8 @@ package main_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +37,9 @@ func TestGolden(t *testing.T) {
 	s.env = append(s.env, "ACCOUNT_ID="+account.ID)
 
 	golden(t, "error-validation", s.keel("instances", "create", "-f", "testdata/specs/invalid.json"))
+	golden(t, "instances-plan-create-flags", s.keel("instances", "plan", "--name", "flags", "--cloud-account", "demo",
+		"--region", "us-east-1", "--vpc", "vpc-0a1b2c3d4e5f60789", "--subnet", "us-east-1a=subnet-0a1b2c3d4e5f6078a",
+		"--wal", "ebs", "--aku", "3", "-o", "yaml").mustSucceed(t))
 	golden(t, "instances-plan-create", s.keel("instances", "plan", "-f", "testdata/specs/s3.yaml", "-o", "table").mustSucceed(t))
 	created := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--wait", "-o", "table").mustSucceed(t)
 	golden(t, "instances-create-wait", created)
@@ -94,6 +99,11 @@ func TestSettings(t *testing.T) {
 	golden(t, "error-unknown-profile", s.keel("profile", "use", "nosuch"))
 	golden(t, "version", s.keel("version", "-o", "json").mustSucceed(t))
 	golden(t, "error-not-signed-in", newSession(t).keel("instances", "list"))
+
+	// An access token from the environment, and --org choosing among the caller's organizations.
+	multi := newSession(t)
+	multi.env = append(multi.env, "KEEL_TOKEN="+passwordToken(t, "multi-org", "keel-demo"))
+	golden(t, "organizations-me-org-flag", multi.keel("organizations", "me", "--org", "globex", "-o", "table").mustSucceed(t))
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		if out := s.keel("completion", shell).mustSucceed(t).stdout; !strings.Contains(out, "keel") {
 			t.Errorf("completion %s printed no script for keel", shell)
@@ -106,4 +116,22 @@ func decode(t *testing.T, s string, into any) {
 	if err := json.Unmarshal([]byte(s), into); err != nil {
 		t.Fatalf("not JSON (%v):\n%s", err, s)
 	}
+}
+
+// passwordToken signs a demo user in with the password grant the realm's CLI client allows for scripts.
+func passwordToken(t *testing.T, username, password string) string {
+	t.Helper()
+	resp, err := http.PostForm(backend.Issuer+"/protocol/openid-connect/token", url.Values{
+		"grant_type": {"password"}, "client_id": {"keel-cli"}, "username": {username}, "password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var token struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&token); err != nil || token.AccessToken == "" {
+		t.Fatalf("no token for %s (%s): %v", username, resp.Status, err)
+	}
+	return token.AccessToken
 }
