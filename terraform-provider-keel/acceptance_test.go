@@ -38,6 +38,9 @@ const (
 
 func TestMain(m *testing.M) {
 	testenv.Main(m, func() (func(), error) {
+		if _, err := exec.LookPath("terraform"); err != nil {
+			return nil, fmt.Errorf("the acceptance tests run the machine's terraform binary: %w", err)
+		}
 		dir, err := os.MkdirTemp("", "keel-provider-test")
 		if err != nil {
 			return nil, err
