@@ -94,7 +94,8 @@ func Start(opts Options) (*Backend, error) {
 	}
 	b.cmd.Env = append(b.cmd.Env, opts.Env...)
 	b.cmd.Stdout, b.cmd.Stderr = log, log
-	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so Stop ends all of it; and a test binary killed on a timeout takes it along.
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := b.cmd.Start(); err != nil {
 		return nil, err
 	}
