@@ -38,7 +38,7 @@ func TestGolden(t *testing.T) {
 
 	golden(t, "error-validation", s.keel("instances", "create", "-f", "testdata/specs/invalid.json"))
 	golden(t, "instances-plan-create-flags", s.keel("instances", "plan", "--name", "flags", "--cloud-account", "demo",
-		"--region", "us-east-1", "--vpc", "vpc-0a1b2c3d4e5f60789", "--subnet", "us-east-1a=subnet-0a1b2c3d4e5f6078a",
+		"--region", "us-east-1", "--vpc", "vpc-0a1b2c3d4e5f67890", "--subnet", "us-east-1a=subnet-00000000000000000",
 		"--wal", "ebs", "--aku", "3", "-o", "yaml").mustSucceed(t))
 	golden(t, "instances-plan-create", s.keel("instances", "plan", "-f", "testdata/specs/s3.yaml", "-o", "table").mustSucceed(t))
 	created := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--wait", "-o", "table").mustSucceed(t)

@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 		// No broker reports here, so the health and drift checks would only add a condition at a moment that
 		// depends on timing: once at start (before any instance) is all they run.
 		backend, err = testenv.Start(testenv.Options{Name: "cli", Driver: "no-cloud", Env: []string{
-			"KEEL_NO_CLOUD_STEP_DELAY=50ms", "KEEL_HEALTH_INTERVAL=1h", "KEEL_DRIFT_INTERVAL=1h"}})
+			"KEEL_PROVISIONING_NO_CLOUD_STEP_DELAY=50ms", "KEEL_HEALTH_INTERVAL=1h", "KEEL_DRIFT_INTERVAL=1h"}})
 		if err != nil {
 			return teardown, err
 		}

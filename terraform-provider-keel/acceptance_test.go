@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 		}
 		// Drift repair is off: the brokers never report (nothing runs them), and a repair would race the test's changes.
 		backend, err = testenv.Start(testenv.Options{Name: "terraform", Driver: "aws", Env: []string{
-			"KEEL_AWS_POLL_INTERVAL=500ms", "KEEL_DRIFT_AUTO_REPAIR=false"}})
+			"KEEL_AWS_WAIT_SCALE=0.02", "KEEL_DRIFT_AUTO_REPAIR=false"}})
 		if err != nil {
 			return teardown, err
 		}

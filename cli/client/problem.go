@@ -24,7 +24,7 @@ type Problem struct {
 
 // Kind is the problem type's last segment (validation-failed, precondition-failed, …), or "".
 func (p *Problem) Kind() string {
-	return strings.TrimPrefix(p.Type, ProblemTypePrefix)
+	return strings.TrimPrefix(string(p.Type), ProblemTypePrefix)
 }
 
 func (p *Problem) Error() string {

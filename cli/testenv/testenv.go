@@ -67,10 +67,6 @@ func Start(opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	managementPort, err := freePort()
-	if err != nil {
-		return nil, err
-	}
 	b := &Backend{
 		RepoRoot: root,
 		APIURL:   fmt.Sprintf("http://localhost:%d/api/v1", port),
@@ -84,8 +80,14 @@ func Start(opts Options) (*Backend, error) {
 	}
 	defer log.Close()
 	java := filepath.Join(first(os.Getenv("KEEL_JAVA_HOME"), "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin/java")
-	b.cmd = exec.Command(java, "-jar", jar)
-	b.cmd.Env = append(os.Environ(), "SERVER_PORT="+fmt.Sprint(port), "MANAGEMENT_SERVER_PORT="+fmt.Sprint(managementPort),
+	if opts.Driver == "aws" {
+		b.cmd = exec.Command(java, "-jar", jar)
+	} else {
+		// The no-cloud driver is a fixture of the backend's tests, beside the jar, not in it.
+		fixtures := filepath.Join(root, "backend/target/test-fixtures")
+		b.cmd = exec.Command(java, "-Dloader.path="+fixtures, "-cp", jar, "org.springframework.boot.loader.launch.PropertiesLauncher")
+	}
+	b.cmd.Env = append(os.Environ(), "SERVER_PORT="+fmt.Sprint(port), "KEEL_MANAGEMENT_PORT=0",
 		"KEEL_DB_URL="+dbURL, "KEEL_PROVISIONING_DRIVER="+opts.Driver)
 	for k, v := range stack {
 		if k != "KEEL_DB_URL" {
@@ -101,7 +103,7 @@ func Start(opts Options) (*Backend, error) {
 	}
 	b.exited = make(chan error, 1)
 	go func() { b.exited <- b.cmd.Wait() }()
-	ready := fmt.Sprintf("http://localhost:%d/actuator/health/readiness", managementPort)
+	ready := fmt.Sprintf("http://localhost:%d/readyz", port)
 	deadline := time.After(180 * time.Second)
 	for {
 		if resp, err := http.Get(ready); err == nil {

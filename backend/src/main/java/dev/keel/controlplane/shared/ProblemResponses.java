@@ -6,6 +6,7 @@ import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpMethod;
@@ -22,6 +23,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /** Turns every refusal into an {@code application/problem+json} answer; nothing else reaches clients. */
 @RestControllerAdvice
@@ -95,8 +97,13 @@ public class ProblemResponses {
                 List.of(), request);
     }
 
+    /** A client that went away mid-answer (a broken pipe) is nothing wrong on our side, and there is no one left to answer. */
     @ExceptionHandler(Exception.class)
-    ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+    @Nullable ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+        if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
+            log.debug("Client went away during {} {}: {}", request.getMethod(), request.getRequestURI(), e.toString());
+            return null;
+        }
         log.error("Unhandled error on {} {}", request.getMethod(), request.getRequestURI(), e);
         return respond(ProblemType.INTERNAL_ERROR, "The request failed on our side; nothing was changed that the "
                 + "response does not show. Quote the request id when you contact support.", List.of(), request);

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 import dev.keel.controlplane.support.BackendProcess;
 import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.TestEnvironment;
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,7 +52,7 @@ public final class ApiLoadBenchmark {
         Duration duration = Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration", "60")));
         Duration warmUp = Duration.ofSeconds(Long.parseLong(options.getOrDefault("warm-up", "20")));
         int perUser = Integer.parseInt(options.getOrDefault("organizations-per-user", "25"));
-        String readinessUrl = options.getOrDefault("readiness-url", "http://localhost:{port}/actuator/health/readiness");
+        String readinessUrl = options.getOrDefault("readiness-url", "http://localhost:{port}/readyz");
         boolean keepDatabase = Boolean.parseBoolean(options.getOrDefault("keep-database", "false"));
 
         String loadBefore = loadAverage();
@@ -231,13 +232,13 @@ public final class ApiLoadBenchmark {
         private Map<String, Object> creation(SeedData.Org org, String prefix) {
             List<Map<String, String>> subnets = new ArrayList<>();
             for (int z = 0; z < 3; z++) {
-                subnets.add(Map.of("availabilityZone", "us-east-1" + (char) ('a' + z), "subnetId", "subnet-0be9c1e2d3f40516" + z));
+                subnets.add(Map.of("availabilityZone", "us-east-1" + (char) ('a' + z), "subnetId", NoCloudProvisioningDriver.subnet(z)));
             }
             Map<String, Object> body = new HashMap<>();
             body.put("name", prefix + "-" + created.incrementAndGet());
             body.put("cloudAccountId", org.accountId().toString());
             body.put("region", "us-east-1");
-            body.put("network", Map.of("vpcId", SeedData.VPC, "subnets", subnets));
+            body.put("network", Map.of("vpcId", NoCloudProvisioningDriver.VPC, "subnets", subnets));
             body.put("wal", Map.of("type", "S3"));
             body.put("aku", 3 * (1 + ThreadLocalRandom.current().nextInt(4)));
             return body;

@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import org.flywaydb.core.Flyway;
 
 /**
@@ -24,7 +25,6 @@ final class SeedData {
 
     static final String[] WORDS = {"orders", "payments", "clicks", "events", "audit", "metrics", "search", "billing",
             "inventory", "telemetry"};
-    static final String VPC = "vpc-0be9c1e2d3f405162";
 
     record Org(String slug, UUID id, UUID accountId, List<Seeded> instances) {
     }
@@ -86,7 +86,7 @@ final class SeedData {
                         boolean deleted = s.state().equals("DELETED");
                         boolean failed = s.state().equals("FAILED");
                         int zones = s.wal().equals("EBS") ? 1 : 3;
-                        instance.add(s.id(), orgId, accountId, s.name(), s.state(), VPC, subnets(zones), zones, s.wal(), s.aku(),
+                        instance.add(s.id(), orgId, accountId, s.name(), s.state(), NoCloudProvisioningDriver.VPC, subnets(zones), zones, s.wal(), s.aku(),
                                 s.wal().equals("FSWAL") ? 768 : null, s.wal().equals("FSWAL") ? 1 : null,
                                 s.wal().equals("S3") ? "1.7.4" : "1.4.1",
                                 failed ? "{}" : inventory(s, zones), conditions(s.state(), ready),
@@ -140,7 +140,7 @@ final class SeedData {
     static String subnets(int zones) {
         List<String> subnets = new ArrayList<>();
         for (int z = 0; z < zones; z++) {
-            subnets.add("{\"availabilityZone\":\"us-east-1" + (char) ('a' + z) + "\",\"subnetId\":\"subnet-0be9c1e2d3f40516" + z + "\"}");
+            subnets.add("{\"availabilityZone\":\"us-east-1" + (char) ('a' + z) + "\",\"subnetId\":\"" + NoCloudProvisioningDriver.subnet(z) + "\"}");
         }
         return "[" + String.join(",", subnets) + "]";
     }

@@ -17,7 +17,7 @@ public final class WorkerEnvironment {
                 "KEEL_DB_URL", TestEnvironment.databaseUrl(),
                 "KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc",
                 "KEEL_PROVISIONING_DRIVER", "no-cloud",
-                "KEEL_NO_CLOUD_STEP_DELAY", stepDelay.toMillis() + "ms",
+                "KEEL_PROVISIONING_NO_CLOUD_STEP_DELAY", stepDelay.toMillis() + "ms",
                 "KEEL_HEARTBEAT_INTERVAL", "1s",
                 "KEEL_WORKER_THREADS", "2");
     }
