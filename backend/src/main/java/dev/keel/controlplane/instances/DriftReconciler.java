@@ -2,9 +2,13 @@ package dev.keel.controlplane.instances;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -64,36 +68,54 @@ class DriftReconciler {
         return Tasks.recurring("reconcile-drift", FixedDelay.of(interval)).execute((instance, context) -> reconcileAll());
     }
 
+    /**
+     * An instance without drift before or after is only marked checked, with all the others like it in
+     * one statement: at thousands of instances, a transaction each per period would load the database
+     * for nothing.
+     */
     void reconcileAll() {
+        Set<UUID> drifted = repository.drifted();
+        List<UUID> unchanged = new ArrayList<>();
         for (Instance instance : repository.live()) {
             if (instance.state() != InstanceState.RUNNING) {
                 continue;
             }
             try {
-                reconcile(instance);
+                Instant observed = Instant.now();
+                String drift = drift(instance);
+                if (drift == null && !drifted.contains(instance.id())) {
+                    unchanged.add(instance.id());
+                } else {
+                    record(instance, drift, observed);
+                }
             } catch (RuntimeException e) {
                 log.warn("Drift check of instance {} failed: {}", instance.id(), e.toString());
             }
         }
+        repository.checkedWithoutDrift(unchanged);
     }
 
-    private void reconcile(Instance instance) {
-        Instant observed = Instant.now();
+    /** What differs between the instance's cloud resources and its spec, or null when nothing does. */
+    private @Nullable String drift(Instance instance) {
         List<ResourceChange> changes = driver.plan(ChangeKind.REPAIR, targets.of(instance), true);
-        String drift = changes.isEmpty() ? null : changes.stream()
+        return changes.isEmpty() ? null : changes.stream()
                 .map(c -> c.logicalName() + " (" + c.type() + ") " + describe(c))
                 .collect(Collectors.joining(", "));
+    }
+
+    /** Records what was observed, unless the instance changed or an operation finished on it since. */
+    private void record(Instance instance, @Nullable String drift, Instant observed) {
         transactions.executeWithoutResult(tx -> repository.lock(instance.id())
                 .filter(locked -> locked.state() == InstanceState.RUNNING)
                 .filter(locked -> !operations.getObject().finishedSince(locked.id(), observed))
-                .ifPresent(locked -> record(locked, drift)));
+                .ifPresent(locked -> recordLocked(locked, drift)));
     }
 
     /**
      * Records the drift and, when there is some, reports it at once rather than at the next health
      * evaluation: a repair can converge it before then, and the user must still see what happened.
      */
-    private void record(Instance instance, String drift) {
+    private void recordLocked(Instance instance, @Nullable String drift) {
         repository.updateDrift(instance.id(), drift);
         if (drift == null) {
             return;

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -129,9 +130,16 @@ class InstanceRepository {
         jdbc.sql("UPDATE instances SET drift = ?, drift_checked_at = now() WHERE id = ?").params(drift, id).update();
     }
 
-    Optional<String> drift(UUID id) {
-        return jdbc.sql("SELECT drift FROM instances WHERE id = ?").param(id)
-                .query((rs, n) -> Optional.ofNullable(rs.getString("drift"))).single();
+    void checkedWithoutDrift(List<UUID> ids) {
+        if (!ids.isEmpty()) {
+            jdbc.sql("UPDATE instances SET drift_checked_at = now() WHERE id = ANY(?) AND drift IS NULL")
+                    .param(ids.toArray(UUID[]::new)).update();
+        }
+    }
+
+    Set<UUID> drifted() {
+        return Set.copyOf(jdbc.sql("SELECT id FROM instances WHERE state IN ('RUNNING', 'CHANGING') AND drift IS NOT NULL")
+                .query(UUID.class).list());
     }
 
     /** Sets one condition of {@code instance}; writes only when it changes. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -78,15 +79,21 @@ public class Instances {
         return repository.live();
     }
 
-    /** What the last drift check found different from the spec, if anything. */
-    public Optional<String> drift(UUID id) {
-        return repository.drift(id);
+    /** The live instances whose last drift check found them different from their spec. */
+    public Set<UUID> drifted() {
+        return repository.drifted();
     }
 
-    /** Sets a status condition, writing only when it changes. */
-    @Transactional
-    public void setCondition(UUID id, String type, String status, String reason, String message) {
-        repository.lock(id).ifPresent(instance -> repository.setCondition(instance, type, status, reason, message));
+    /**
+     * Sets a status condition of the instance as it was read; only when that changes it, the
+     * condition is set again under the instance's lock, on the row as it is then.
+     */
+    public void setCondition(Instance read, String type, String status, String reason, String message) {
+        if (Condition.set(read.conditions(), type, status, reason, message, Instant.now()) == read.conditions()) {
+            return;
+        }
+        transactions.executeWithoutResult(tx -> repository.lock(read.id())
+                .ifPresent(instance -> repository.setCondition(instance, type, status, reason, message)));
     }
 
     public SizingCatalog catalogOf(Instance instance) {

@@ -3,6 +3,8 @@ package dev.keel.controlplane.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
@@ -21,6 +23,9 @@ import dev.keel.provisioner.Inventory;
 @Component
 class BrokerHealth {
 
+    /** Instances whose reports are read in one query: few queries per pass, each of bounded size. */
+    private static final int BATCH = 500;
+
     private final Instances instances;
     private final LastReports reports;
 
@@ -29,19 +34,27 @@ class BrokerHealth {
         this.reports = reports;
     }
 
+    /**
+     * Evaluates every live instance. It runs every few seconds over every instance, so it reads in
+     * batches and writes only the conditions that change.
+     */
     void evaluateAll() {
-        for (Instance instance : instances.live()) {
-            evaluate(instance);
+        List<Instance> live = instances.live();
+        Set<UUID> drifted = instances.drifted();
+        for (int from = 0; from < live.size(); from += BATCH) {
+            List<Instance> batch = live.subList(from, Math.min(from + BATCH, live.size()));
+            Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported = reports.of(batch.stream().map(Instance::id).toList());
+            for (Instance instance : batch) {
+                if (!drifted.contains(instance.id())) {
+                    evaluate(instance, reported.get(instance.id()));
+                }
+            }
         }
     }
 
-    void evaluate(Instance instance) {
-        if (instances.drift(instance.id()).isPresent()) {
-            return;
-        }
-        Map<Integer, BrokerStatuses.BrokerStatus> reported = reports.of(instance.id());
+    private void evaluate(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
         if (reported.isEmpty()) {
-            instances.setCondition(instance.id(), Condition.DEGRADED, "Unknown", "AwaitingReports",
+            instances.setCondition(instance, Condition.DEGRADED, "Unknown", "AwaitingReports",
                     "No broker agent of this instance has reported yet.");
             return;
         }
@@ -55,9 +68,9 @@ class BrokerHealth {
             }
         }
         if (problems.isEmpty()) {
-            instances.setCondition(instance.id(), Condition.DEGRADED, "False", "BrokersHealthy", "Every broker reports healthy.");
+            instances.setCondition(instance, Condition.DEGRADED, "False", "BrokersHealthy", "Every broker reports healthy.");
         } else {
-            instances.setCondition(instance.id(), Condition.DEGRADED, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
+            instances.setCondition(instance, Condition.DEGRADED, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
         }
     }
 }

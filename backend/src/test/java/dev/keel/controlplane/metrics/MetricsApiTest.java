@@ -11,7 +11,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.instances.Condition;
-import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import tools.jackson.databind.JsonNode;
@@ -26,8 +25,6 @@ class MetricsApiTest extends ApiTest {
     MetricsStore store;
     @Autowired
     BrokerHealth health;
-    @Autowired
-    Instances instances;
 
     private ApiClient api;
     private AgentReports reports;
@@ -112,18 +109,18 @@ class MetricsApiTest extends ApiTest {
     @Test
     void theDegradedConditionNamesTheBrokerThatIsDownOrSilent() {
         assertThat(condition().has("status")).as("not evaluated yet").isFalse();
-        health.evaluate(instances.find(instanceId).orElseThrow());
+        health.evaluateAll();
         assertThat(condition().get("status").asString()).isEqualTo("Unknown");
 
         for (int node = 0; node < brokers; node++) {
             reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
         }
-        health.evaluate(instances.find(instanceId).orElseThrow());
+        health.evaluateAll();
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
         reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
         store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
-        health.evaluate(instances.find(instanceId).orElseThrow());
+        health.evaluateAll();
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
         assertThat(degraded.get("message").asString()).contains("broker 1 process is down").contains("broker 2 has not reported for");
