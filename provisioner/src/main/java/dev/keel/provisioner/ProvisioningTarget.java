@@ -13,13 +13,23 @@ import java.util.UUID;
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                                 Inventory observed, Agent agent, Set<String> impairedBrokers) {
+                                 Inventory observed, Agent agent, Set<String> impairedBrokers,
+                                 S3GatewayEndpointMode s3GatewayEndpoint) {
 
     public ProvisioningTarget {
         impairedBrokers = Set.copyOf(impairedBrokers);
     }
 
-    /** A target with every broker machine taken to be sound. */
+    /** A target that leaves the VPC's routing alone. */
+    public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
+                              List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
+                              String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent,
+                              Set<String> impairedBrokers) {
+        this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
+                instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers, S3GatewayEndpointMode.NONE);
+    }
+
+    /** A target with every broker machine taken to be sound, leaving the VPC's routing alone. */
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent) {
@@ -56,18 +66,26 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
 
     public ProvisioningTarget withImpairedBrokers(Set<String> ec2InstanceIds) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds,
+                s3GatewayEndpoint);
     }
 
     public ProvisioningTarget withObserved(Inventory inventory) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers,
+                s3GatewayEndpoint);
     }
 
     /** The same instance resized: another AKU and broker count (and FSx sizing), as an UPDATE would see it. */
     public ProvisioningTarget resized(int newAku, int newBrokerCount, Integer newFsxThroughputMBps, Integer newFsxCount) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, newAku,
                 newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent,
-                impairedBrokers);
+                impairedBrokers, s3GatewayEndpoint);
+    }
+
+    public ProvisioningTarget withS3GatewayEndpoint(S3GatewayEndpointMode mode) {
+        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers,
+                mode);
     }
 }

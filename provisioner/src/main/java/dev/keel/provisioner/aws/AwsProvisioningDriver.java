@@ -26,12 +26,14 @@ import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ResourceChange.Action;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.aws.resources.BrokerRole;
 import dev.keel.provisioner.aws.resources.Brokers;
 import dev.keel.provisioner.aws.resources.Buckets;
 import dev.keel.provisioner.aws.resources.LaunchTemplate;
 import dev.keel.provisioner.aws.resources.ManagedResource;
+import dev.keel.provisioner.aws.resources.S3GatewayEndpoint;
 import dev.keel.provisioner.aws.resources.SecurityGroup;
 import dev.keel.provisioner.aws.resources.StepContext;
 import dev.keel.provisioner.aws.resources.WalFileSystems;
@@ -60,6 +62,9 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
      * owns (dependants first) and reads of those before it, which WAL types have it, and the names of its steps.
      */
     private static final List<Entry> RESOURCES = List.of(
+            // First, so an instance whose subnets cannot reach S3 or the EC2 API is refused before anything is made.
+            Entry.of(new S3GatewayEndpoint(), "prepare-network-paths", "delete-s3-gateway-endpoint", S3_GATEWAY_ENDPOINT,
+                    SUBNET_ROUTE),
             Entry.of(new Buckets(), "create-buckets", "delete-buckets", S3_BUCKET),
             Entry.of(new BrokerRole(), "create-broker-role", "delete-broker-role", IAM_INSTANCE_PROFILE, IAM_ROLE),
             Entry.of(new SecurityGroup(), "create-security-group", "delete-security-group", SECURITY_GROUP),
@@ -138,8 +143,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     @Override
     public List<String> steps(ChangeKind kind, ProvisioningTarget target) {
-        List<String> names = new ArrayList<>(steps(kind, target.walType(), fsxInScope(target.walType())).stream()
-                .map(Step::name).toList());
+        List<String> names = new ArrayList<>(steps(kind, target.walType(), fsxInScope(target.walType()),
+                target.s3GatewayEndpoint()).stream().map(Step::name).toList());
         names.add(kind == ChangeKind.DELETE ? VERIFY_NOTHING_LEFT : PUBLISH_ENDPOINT);
         return List.copyOf(names);
     }
@@ -147,15 +152,19 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /**
      * The resource steps of a change: converge each resource the WAL type has, in order (an update then removes
      * surplus, dependants first); or, for a delete, remove every resource in reverse order, whatever the WAL type.
+     * The network paths are checked, and Keel's S3 gateway endpoint deleted with the VPC's last Keel instance, unless
+     * the spec leaves the VPC's routing alone.
      */
-    private static List<Step> steps(ChangeKind kind, WalType walType, boolean fsxInScope) {
+    private static List<Step> steps(ChangeKind kind, WalType walType, boolean fsxInScope, S3GatewayEndpointMode s3) {
         List<Step> steps = new ArrayList<>();
         if (kind == ChangeKind.DELETE) {
             RESOURCES.reversed().stream().filter(r -> fsxInScope || !(r.resource() instanceof WalFileSystems))
+                    .filter(r -> s3 != S3GatewayEndpointMode.NONE || !(r.resource() instanceof S3GatewayEndpoint))
                     .forEach(r -> steps.add(new Step(r.step(kind), r, Phase.DELETE)));
             return steps;
         }
-        List<Entry> has = RESOURCES.stream().filter(r -> r.walTypes().contains(walType)).toList();
+        List<Entry> has = RESOURCES.stream().filter(r -> r.walTypes().contains(walType))
+                .filter(r -> s3 != S3GatewayEndpointMode.NONE || !(r.resource() instanceof S3GatewayEndpoint)).toList();
         has.forEach(r -> steps.add(new Step(r.step(kind), r, Phase.CONVERGE)));
         if (kind == ChangeKind.UPDATE) {
             has.reversed().stream().filter(r -> r.surplusStep() != null)
@@ -204,7 +213,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     private Step find(String name, ProvisioningTarget target) {
         for (ChangeKind kind : ChangeKind.values()) {
-            for (Step step : steps(kind, target.walType(), true)) {
+            for (Step step : steps(kind, target.walType(), true, S3GatewayEndpointMode.CREATE)) {
                 if (step.name().equals(name)) {
                     return step;
                 }
@@ -243,7 +252,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
             case DELETE -> {
                 List<ResourceChange> all = new ArrayList<>();
                 for (String type : step.entry().types()) {
-                    observed.ofType(type).stream().sorted(Comparator.comparing(ObservedState.Resource::logicalName))
+                    observed.ofType(type).stream().filter(step.entry().resource()::ownedByInstance)
+                            .sorted(Comparator.comparing(ObservedState.Resource::logicalName))
                             .forEach(r -> all.add(new ResourceChange(Action.DELETE, type, r.logicalName(), r.id(),
                                     "the instance is being deleted")));
                 }
@@ -264,15 +274,17 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /** Everything the instance has in the customer's account, found by tags and deterministic names. Read-only. */
     public ObservedState observe(ProvisioningTarget target) {
         AwsClients.Customer aws = clients.forTarget(target);
-        return new ObservedState(RESOURCES.stream().filter(r -> inScope(r, target.walType()))
-                .flatMap(r -> r.resource().observe(aws, target.instanceId()).stream()).toList());
+        DesiredState desired = desired(target);
+        return new ObservedState(RESOURCES.stream().filter(r -> inScope(r, target))
+                .flatMap(r -> r.resource().observe(aws, desired).stream()).toList());
     }
 
     /** The resources of {@code types}, observed by the resources that own them. */
     private List<ObservedState.Resource> observe(AwsClients.Customer aws, ProvisioningTarget target,
                                                  Collection<String> types) {
-        return RESOURCES.stream().filter(r -> inScope(r, target.walType()) && r.types().stream().anyMatch(types::contains))
-                .flatMap(r -> r.resource().observe(aws, target.instanceId()).stream())
+        DesiredState desired = desired(target);
+        return RESOURCES.stream().filter(r -> inScope(r, target) && r.types().stream().anyMatch(types::contains))
+                .flatMap(r -> r.resource().observe(aws, desired).stream())
                 .filter(r -> types.contains(r.type())).toList();
     }
 
@@ -282,7 +294,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
      * buckets and FSx file systems, SVMs and volumes. Empty after a completed delete.
      */
     public List<ObservedState.Resource> sweep(ProvisioningTarget target) {
-        return observe(target).resources();
+        return observe(target).resources().stream().filter(r -> RESOURCES.stream()
+                .filter(e -> e.types().contains(r.type())).allMatch(e -> e.resource().ownedByInstance(r))).toList();
     }
 
     /** What applying a change of {@code kind} would do, from a fresh read-only observation. */
@@ -295,7 +308,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /** What applying a change of {@code kind} would do, given an observation: its steps' diffs, concatenated. Pure. */
     public static List<ResourceChange> plan(ChangeKind kind, DesiredState desired, ObservedState observed,
                                             boolean fsxInScope) {
-        return steps(kind, desired.walType(), fsxInScope).stream()
+        return steps(kind, desired.walType(), fsxInScope, desired.networkPaths().s3GatewayEndpoint()).stream()
                 .flatMap(step -> changes(step, desired, observed).stream()).toList();
     }
 
@@ -322,7 +335,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 .forEach(r -> byType.computeIfAbsent(r.type(), t -> new ArrayList<>()).add(r));
         fresh.resources().stream()
                 .filter(r -> types.contains(r.type()) && !r.type().equals(ObservedState.EC2_INSTANCE)
-                        && !r.type().equals(ObservedState.ROOT_VOLUME))
+                        && !r.type().equals(ObservedState.ROOT_VOLUME) && !r.type().equals(ObservedState.SUBNET_ROUTE))
                 .forEach(r -> byType.computeIfAbsent(r.type(), t -> new ArrayList<>())
                         .add(new Inventory.CloudResource(r.type(), r.id())));
         List<Inventory.CloudResource> resources = byType.values().stream().flatMap(List::stream).toList();
@@ -345,9 +358,14 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         return walType == WalType.FSWAL || settings.sweepFsxForEveryWal();
     }
 
-    /** Whether the driver looks for {@code resource} at all: FSx only where the account's endpoint has it. */
-    private boolean inScope(Entry entry, WalType walType) {
-        return fsxInScope(walType) || !(entry.resource() instanceof WalFileSystems);
+    /**
+     * Whether the driver looks for {@code resource} at all: FSx only where the account's endpoint has it, the network
+     * paths only when the spec does not leave them alone.
+     */
+    private boolean inScope(Entry entry, ProvisioningTarget target) {
+        return (fsxInScope(target.walType()) || !(entry.resource() instanceof WalFileSystems))
+                && (target.s3GatewayEndpoint() != S3GatewayEndpointMode.NONE
+                || !(entry.resource() instanceof S3GatewayEndpoint));
     }
 
     @Override

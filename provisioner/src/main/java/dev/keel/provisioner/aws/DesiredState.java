@@ -15,6 +15,7 @@ import java.util.UUID;
 
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 
 /**
@@ -26,7 +27,7 @@ import dev.keel.provisioner.WalType;
 public record DesiredState(UUID instanceId, String region, String partition, WalType walType, Bucket dataBucket,
                            Bucket opsBucket, BrokerRole role, SecurityGroup securityGroup, LaunchTemplate launchTemplate,
                            List<Broker> brokers, List<WalVolume> walVolumes, List<WalFileSystem> fileSystems,
-                           Set<String> lostMachines) {
+                           Set<String> lostMachines, NetworkPaths networkPaths) {
 
     public static final String TAG_INSTANCE = "byoc:instance-id";
     public static final String TAG_RESOURCE = "byoc:resource";
@@ -41,6 +42,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     /** Every bucket and IAM name starts with it, which the onboarding policy's resource patterns rely on. */
     public static final String NAME_PREFIX = "keel-";
     public static final String WAL_DEVICE = "/dev/sdf";
+    /** The {@code byoc:resource} tag of the S3 gateway endpoint Keel creates in a VPC, shared by its instances there. */
+    public static final String S3_GATEWAY_ENDPOINT_NAME = "s3-gateway-endpoint";
     /** The broker role's one inline policy. */
     public static final String BROKER_POLICY_NAME = "keel-broker-buckets";
 
@@ -106,6 +109,16 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     public record WalFileSystem(int index, String logicalName, String svmLogicalName, String volumeLogicalName,
                                 String deploymentType, int throughputMBps, int storageGiB, List<String> subnetIds,
                                 String preferredSubnetId, String svmName, String volumeName, String clientToken) {
+    }
+
+    /**
+     * The paths the brokers' traffic must have out of their subnets: S3 through a gateway endpoint (per
+     * {@code s3GatewayEndpoint}, created as {@code endpointLogicalName} with {@code clientToken} when Keel may), and
+     * the EC2 (and, for FSWAL, FSx) APIs the agent calls, through an interface endpoint or a default route.
+     */
+    public record NetworkPaths(S3GatewayEndpointMode s3GatewayEndpoint, String vpcId, List<String> subnetIds,
+                               String s3ServiceName, List<String> apiServiceNames, String endpointLogicalName,
+                               String clientToken) {
     }
 
     /** What the target does not say and configuration does. */
@@ -199,8 +212,16 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
                         subnets.get(0), "keelwal" + i, "keel_wal_" + i, "keel-" + compactId + "-fs" + i));
             }
         }
+        String services = "com.amazonaws." + target.region() + ".";
+        NetworkPaths paths = new NetworkPaths(target.s3GatewayEndpoint(), target.vpcId(),
+                target.zones().stream().map(ProvisioningTarget.Zone::subnetId).toList(), services + "s3",
+                // The agent finds its peers with ec2:DescribeInstances; it mounts FSx over NFS, within the VPC.
+                List.of(services + "ec2"),
+                S3_GATEWAY_ENDPOINT_NAME,
+                // One endpoint per VPC whichever instance asks first: the token is the VPC's, not the instance's.
+                "keel-s3-" + target.vpcId());
         return new DesiredState(id, target.region(), partition, target.walType(), data, ops, role, sg, lt,
-                List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), target.impairedBrokers());
+                List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), target.impairedBrokers(), paths);
     }
 
     /** Tags every resource of the instance carries. */

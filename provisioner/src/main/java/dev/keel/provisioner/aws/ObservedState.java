@@ -21,6 +21,13 @@ public record ObservedState(List<Resource> resources) {
     public static final String FSX_FILE_SYSTEM = "fsx-file-system";
     public static final String FSX_SVM = "fsx-svm";
     public static final String FSX_VOLUME = "fsx-volume";
+    /** The S3 gateway endpoint Keel created in the instance's VPC, which every Keel instance there may share. */
+    public static final String S3_GATEWAY_ENDPOINT = "s3-gateway-endpoint";
+    /**
+     * How one of the instance's subnets reaches out (named by its subnet id; its id is the route table's): the
+     * customer's, read only to check that S3 and the APIs the agent calls are reachable without a NAT gateway's fee.
+     */
+    public static final String SUBNET_ROUTE = "subnet-route";
 
     public static final ObservedState NOTHING = new ObservedState(List.of());
 

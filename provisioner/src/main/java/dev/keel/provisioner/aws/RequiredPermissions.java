@@ -28,7 +28,12 @@ final class RequiredPermissions {
             "ec2:CreateVolume", "ec2:AttachVolume", "ec2:DetachVolume", "ec2:DeleteVolume",
             "ec2:CreateSecurityGroup", "ec2:AuthorizeSecurityGroupIngress", "ec2:DeleteSecurityGroup",
             "ec2:CreateLaunchTemplate", "ec2:CreateLaunchTemplateVersion", "ec2:ModifyLaunchTemplate",
-            "ec2:DeleteLaunchTemplate");
+            "ec2:DeleteLaunchTemplate", "ec2:DescribeRouteTables", "ec2:DescribeVpcEndpoints");
+    /** Of the S3 gateway endpoint: created tagged, changed and deleted only while tagged. */
+    private static final List<String> ENDPOINTS = List.of(
+            "ec2:CreateVpcEndpoint", "ec2:ModifyVpcEndpoint", "ec2:DeleteVpcEndpoints");
+    /** The existing network an S3 gateway endpoint is created in and given route tables of. */
+    private static final List<String> ENDPOINT_NETWORK = List.of("ec2:CreateVpcEndpoint", "ec2:ModifyVpcEndpoint");
     private static final List<String> FSX = List.of(
             "fsx:DescribeFileSystems", "fsx:DescribeStorageVirtualMachines", "fsx:DescribeVolumes",
             "fsx:CreateFileSystem", "fsx:CreateStorageVirtualMachine", "fsx:CreateVolume", "fsx:TagResource",
@@ -66,6 +71,9 @@ final class RequiredPermissions {
                 ec2 + "network-interface/*", ec2 + "security-group/*", ec2 + "launch-template/*")) {
             probes.put(existing, List.of("ec2:RunInstances"));
         }
+        probes.put(ec2 + "vpc-endpoint/*", ENDPOINTS);
+        probes.put(ec2 + "vpc/*", ENDPOINT_NETWORK);
+        probes.put(ec2 + "route-table/*", ENDPOINT_NETWORK);
         probes.put("arn:" + partition + ":s3:::" + DesiredState.NAME_PREFIX + "*", BUCKETS);
         probes.put("arn:" + partition + ":s3:::" + DesiredState.NAME_PREFIX + "*/*", OBJECTS);
         probes.put(iam + "role" + path + "*", ROLES);

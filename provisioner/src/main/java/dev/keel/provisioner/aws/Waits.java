@@ -21,6 +21,7 @@ public record Waits(Map<String, Patience> patience, double scale) {
      */
     public static Waits aws() {
         Map<String, Patience> p = new LinkedHashMap<>();
+        p.put(ObservedState.S3_GATEWAY_ENDPOINT, patience(1, 5, 300));
         p.put(ObservedState.S3_BUCKET, patience(1, 5, 300));
         p.put(ObservedState.IAM_ROLE, patience(1, 5, 300));
         p.put(ObservedState.SECURITY_GROUP, patience(1, 5, 300));

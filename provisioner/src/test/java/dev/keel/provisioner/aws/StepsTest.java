@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 
 class StepsTest {
@@ -30,5 +31,19 @@ class StepsTest {
         assertThat(driver.steps(ChangeKind.DELETE, t)).containsExactly("terminate-brokers", "delete-wal-volumes",
                 "delete-launch-template", "delete-wal-file-systems", "delete-security-group", "delete-broker-role",
                 "delete-buckets", "verify-nothing-left");
+    }
+
+    @Test
+    void networkPathsComeFirstAndTheSharedEndpointLastUnlessTheSpecLeavesRoutingAlone() {
+        var t = Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc")
+                .withS3GatewayEndpoint(S3GatewayEndpointMode.CREATE);
+        assertThat(driver.steps(ChangeKind.CREATE, t)).startsWith("prepare-network-paths", "create-buckets");
+        assertThat(driver.steps(ChangeKind.DELETE, t)).endsWith("delete-buckets", "delete-s3-gateway-endpoint",
+                "verify-nothing-left");
+        var existing = t.withS3GatewayEndpoint(S3GatewayEndpointMode.REQUIRE_EXISTING);
+        assertThat(driver.steps(ChangeKind.REPAIR, existing)).startsWith("prepare-network-paths");
+        var none = t.withS3GatewayEndpoint(S3GatewayEndpointMode.NONE);
+        assertThat(driver.steps(ChangeKind.CREATE, none)).first().isEqualTo("create-buckets");
+        assertThat(driver.steps(ChangeKind.DELETE, none)).doesNotContain("delete-s3-gateway-endpoint");
     }
 }

@@ -33,7 +33,8 @@ public final class BrokerRole implements ManagedResource {
     private static final String PROFILE = "broker-instance-profile";
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         String name = DesiredState.prefix(instanceId) + "-broker";
         IamClient iam = aws.iam();
         List<ObservedState.Resource> found = new ArrayList<>();
@@ -117,7 +118,7 @@ public final class BrokerRole implements ManagedResource {
             }
         }
         ctx.await(ObservedState.IAM_ROLE, "broker role and instance profile to be gone", null,
-                () -> observe(ctx.aws(), ctx.desired().instanceId()).isEmpty());
+                () -> observe(ctx.aws(), ctx.desired()).isEmpty());
         ctx.observedOwn(List.of());
     }
 

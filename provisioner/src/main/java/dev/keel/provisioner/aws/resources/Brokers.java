@@ -38,7 +38,8 @@ public final class Brokers implements ManagedResource {
             "stopped");
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         return instances(aws.ec2(), instanceId, NOT_TERMINATED).stream().map(Brokers::resource).toList();
     }
 
@@ -235,7 +236,7 @@ public final class Brokers implements ManagedResource {
     }
 
     private void refresh(StepContext ctx) {
-        ctx.observedOwn(observe(ctx.aws(), ctx.desired().instanceId()));
+        ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
     }
 
     private static Optional<DesiredState.WalVolume> walVolume(DesiredState desired, DesiredState.Broker broker) {

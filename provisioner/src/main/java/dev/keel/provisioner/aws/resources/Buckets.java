@@ -36,7 +36,8 @@ public final class Buckets implements ManagedResource {
     private static final String POLICY = "policy";
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         List<ObservedState.Resource> found = new ArrayList<>();
         for (String[] bucket : List.of(new String[]{"data-bucket", "-data"}, new String[]{"ops-bucket", "-ops"})) {
             String name = DesiredState.prefix(instanceId) + bucket[1];

@@ -36,7 +36,8 @@ public final class LaunchTemplate implements ManagedResource {
     private static final String SPEC_PREFIX = "spec ";
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         Ec2Client ec2 = aws.ec2();
         return AwsCalls.call("ec2:DescribeLaunchTemplates", () -> ec2.describeLaunchTemplatesPaginator(b -> b
                 .filters(Tags.byInstance(instanceId))).launchTemplates().stream().toList()).stream().map(t -> {
@@ -119,7 +120,7 @@ public final class LaunchTemplate implements ManagedResource {
             }
         }
         ctx.await(ObservedState.LAUNCH_TEMPLATE, "launch templates to be gone", null,
-                () -> observe(ctx.aws(), ctx.desired().instanceId()).isEmpty());
+                () -> observe(ctx.aws(), ctx.desired()).isEmpty());
         ctx.observedOwn(List.of());
     }
 
@@ -165,7 +166,7 @@ public final class LaunchTemplate implements ManagedResource {
                     + " exists without Keel's tags; remove it or restore its byoc:* tags.", false);
         }
         ctx.await(ObservedState.LAUNCH_TEMPLATE, "launch template " + lt.name() + " to be visible", null, () -> {
-            ctx.observedOwn(observe(ctx.aws(), ctx.desired().instanceId()));
+            ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
             return ctx.observed().find(ObservedState.LAUNCH_TEMPLATE, lt.logicalName()).isPresent();
         });
     }

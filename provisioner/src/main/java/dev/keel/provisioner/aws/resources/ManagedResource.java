@@ -1,7 +1,6 @@
 package dev.keel.provisioner.aws.resources;
 
 import java.util.List;
-import java.util.UUID;
 
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.aws.AwsClients;
@@ -18,7 +17,7 @@ import dev.keel.provisioner.aws.ObservedState;
 public interface ManagedResource {
 
     /** What of it exists for the instance, found by tags and deterministic names. Reads only. */
-    List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId);
+    List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired);
 
     /** How {@code observed} differs from {@code desired}: creates, updates, replacements, and deletes of surplus. Pure. */
     List<ResourceChange> diff(DesiredState desired, ObservedState observed);
@@ -28,6 +27,14 @@ public interface ManagedResource {
      * state has of it is ready (also when there was nothing to change: an earlier attempt may have left it on its way).
      */
     void apply(List<ResourceChange> changes, StepContext ctx);
+
+    /**
+     * Whether {@code observed} is the instance's own, for its delete to remove and its last sweep to miss: not what it
+     * only uses (the route tables of its subnets) or shares with other instances (the VPC's S3 gateway endpoint).
+     */
+    default boolean ownedByInstance(ObservedState.Resource observed) {
+        return true;
+    }
 
     /** Deletes what {@code deletes} name (surplus, or everything of an instance being deleted) and waits until it is gone. */
     void remove(List<ResourceChange> deletes, StepContext ctx);

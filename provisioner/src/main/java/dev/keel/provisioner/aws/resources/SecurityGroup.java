@@ -35,7 +35,8 @@ public final class SecurityGroup implements ManagedResource {
     private final Map<String, String> vpcCidrs = new ConcurrentHashMap<>();
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         Ec2Client ec2 = aws.ec2();
         List<software.amazon.awssdk.services.ec2.model.SecurityGroup> groups = AwsCalls.call(
                 "ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroupsPaginator(b -> b
@@ -109,7 +110,7 @@ public final class SecurityGroup implements ManagedResource {
             }
         }
         ctx.await(ObservedState.SECURITY_GROUP, "security group " + want.groupName() + " to be visible", null, () -> {
-            ctx.observedOwn(observe(ctx.aws(), ctx.desired().instanceId()));
+            ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
             return ctx.observed().find(ObservedState.SECURITY_GROUP, want.logicalName()).isPresent();
         });
     }
@@ -162,7 +163,7 @@ public final class SecurityGroup implements ManagedResource {
             }
         });
         ctx.await(ObservedState.SECURITY_GROUP, "security group " + groupId + " to be gone", null,
-                () -> observe(ctx.aws(), ctx.desired().instanceId()).stream().noneMatch(g -> g.id().equals(groupId)));
+                () -> observe(ctx.aws(), ctx.desired()).stream().noneMatch(g -> g.id().equals(groupId)));
     }
 
     private static List<String> missingRules(DesiredState.SecurityGroup want, ObservedState.Resource seen) {

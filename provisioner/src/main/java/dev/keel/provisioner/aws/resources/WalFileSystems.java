@@ -42,7 +42,8 @@ public final class WalFileSystems implements ManagedResource {
     private static final Set<String> VOLUME_READY = Set.of("CREATED", "AVAILABLE");
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         List<ObservedState.Resource> found = new ArrayList<>(fileSystems(aws.fsx(), instanceId));
         List<String> ids = found.stream().map(ObservedState.Resource::id).toList();
         if (!ids.isEmpty()) {
@@ -233,7 +234,7 @@ public final class WalFileSystems implements ManagedResource {
     }
 
     private void refreshAll(StepContext ctx) {
-        ctx.observedOwn(observe(ctx.aws(), ctx.desired().instanceId()));
+        ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
     }
 
     private static ObservedState.Resource find(StepContext ctx, String type, String logicalName) {

@@ -32,7 +32,8 @@ public final class WalVolumes implements ManagedResource {
     private static final Set<String> USABLE = Set.of("available", "in-use");
 
     @Override
-    public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        UUID instanceId = desired.instanceId();
         return AwsCalls.call("ec2:DescribeVolumes", () -> aws.ec2().describeVolumesPaginator(b -> b
                 .filters(Tags.byInstance(instanceId))).volumes().stream().map(v -> {
                     Map<String, String> tags = Tags.ofEc2(v.tags());
@@ -130,7 +131,7 @@ public final class WalVolumes implements ManagedResource {
     }
 
     private void refresh(StepContext ctx) {
-        ctx.observedOwn(observe(ctx.aws(), ctx.desired().instanceId()));
+        ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
     }
 
     private static boolean usable(StepContext ctx, List<String> logicalNames) {

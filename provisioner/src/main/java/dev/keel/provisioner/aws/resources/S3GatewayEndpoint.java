@@ -1,0 +1,265 @@
+package dev.keel.provisioner.aws.resources;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ResourceChange;
+import dev.keel.provisioner.ResourceChange.Action;
+import dev.keel.provisioner.S3GatewayEndpointMode;
+import dev.keel.provisioner.aws.AwsCalls;
+import dev.keel.provisioner.aws.AwsClients;
+import dev.keel.provisioner.aws.DesiredState;
+import dev.keel.provisioner.aws.ObservedState;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Route;
+import software.amazon.awssdk.services.ec2.model.RouteTable;
+import software.amazon.awssdk.services.ec2.model.VpcEndpoint;
+import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
+
+/**
+ * The paths the brokers' traffic takes out of their subnets. S3 (data, and the WAL when it is S3) must go through an
+ * S3 gateway endpoint on the route table of each subnet — the subnet's own, or the VPC's main route table when it has
+ * none — or it pays a NAT gateway's per-GB fee. Keel creates that endpoint when the spec allows, or adds the missing
+ * route tables to the one it created before in the VPC, which all Keel instances there share: an instance's delete
+ * removes it only when no other Keel instance is left in the VPC. The agent also calls the EC2 API (to find its
+ * peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS; without one the
+ * instance is refused before anything is created.
+ */
+public final class S3GatewayEndpoint implements ManagedResource {
+
+    private static final String ROUTE_TABLES = "routeTables";
+    /** Of an S3 gateway endpoint: how many other Keel instances have a security group in its VPC. */
+    private static final String OTHER_INSTANCES = "otherInstances";
+    /** Of a subnet's route: the S3 gateway endpoint on its route table, whoever made it. */
+    private static final String S3_ENDPOINT = "s3Endpoint";
+    /** Of a subnet's route: the target of its route table's default route ({@code 0.0.0.0/0}). */
+    private static final String DEFAULT_ROUTE = "defaultRoute";
+    /** Of a subnet's route: the services of the VPC's interface endpoints that answer the services' own DNS names. */
+    private static final String PRIVATE_APIS = "privateApis";
+    private static final Set<String> GONE = Set.of("deleting", "deleted", "failed", "rejected", "expired");
+
+    @Override
+    public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
+        DesiredState.NetworkPaths want = desired.networkPaths();
+        Ec2Client ec2 = aws.ec2();
+        List<RouteTable> tables = AwsCalls.call("ec2:DescribeRouteTables", () -> ec2.describeRouteTablesPaginator(b -> b
+                .filters(Tags.filter("vpc-id", want.vpcId()))).routeTables().stream().toList());
+        List<VpcEndpoint> endpoints = AwsCalls.call("ec2:DescribeVpcEndpoints", () -> ec2.describeVpcEndpointsPaginator(
+                b -> b.filters(Tags.filter("vpc-id", want.vpcId()))).vpcEndpoints().stream()
+                .filter(e -> !GONE.contains(String.valueOf(e.stateAsString()).toLowerCase())).toList());
+        List<VpcEndpoint> s3 = endpoints.stream().filter(e -> e.vpcEndpointType() == VpcEndpointType.GATEWAY
+                && want.s3ServiceName().equals(e.serviceName())).toList();
+        String privateApis = endpoints.stream().filter(e -> e.vpcEndpointType() == VpcEndpointType.INTERFACE
+                        && Boolean.TRUE.equals(e.privateDnsEnabled())).map(VpcEndpoint::serviceName)
+                .collect(Collectors.toCollection(TreeSet::new)).stream().collect(Collectors.joining(","));
+
+        List<ObservedState.Resource> found = new ArrayList<>();
+        List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
+        if (!keels.isEmpty()) {
+            long others = otherInstances(ec2, desired);
+            for (VpcEndpoint e : keels) {
+                found.add(new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
+                        e.vpcEndpointId(), Map.of(ROUTE_TABLES, String.join(",", e.routeTableIds()),
+                        "state", String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others))));
+            }
+        }
+        for (String subnet : want.subnetIds()) {
+            Optional<RouteTable> table = routeTableOf(subnet, tables);
+            if (table.isEmpty()) {
+                continue;
+            }
+            String id = table.get().routeTableId();
+            Map<String, String> attributes = new LinkedHashMap<>();
+            attributes.put("main", Boolean.toString(table.get().associations().stream().noneMatch(a -> subnet.equals(a.subnetId()))));
+            s3.stream().filter(e -> e.routeTableIds().contains(id)).findFirst()
+                    .ifPresent(e -> attributes.put(S3_ENDPOINT, e.vpcEndpointId()));
+            defaultRoute(table.get()).ifPresent(target -> attributes.put(DEFAULT_ROUTE, target));
+            attributes.put(PRIVATE_APIS, privateApis);
+            found.add(new ObservedState.Resource(ObservedState.SUBNET_ROUTE, subnet, id, attributes));
+        }
+        return found;
+    }
+
+    @Override
+    public List<ResourceChange> diff(DesiredState desired, ObservedState observed) {
+        DesiredState.NetworkPaths want = desired.networkPaths();
+        if (want.s3GatewayEndpoint() != S3GatewayEndpointMode.CREATE) {
+            // Nothing to make: the customer's endpoint is checked when applied, and NONE has no step at all.
+            return List.of();
+        }
+        List<ObservedState.Resource> routes = observed.ofType(ObservedState.SUBNET_ROUTE);
+        Optional<ObservedState.Resource> keels = observed.find(ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName());
+        if (routes.isEmpty()) {
+            // A spec not yet created: the subnets' routing is read when applied.
+            return keels.isPresent() ? List.of() : List.of(new ResourceChange(Action.CREATE,
+                    ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(), null, "S3 gateway endpoint "
+                    + want.s3ServiceName() + " in " + want.vpcId() + " for the route tables of "
+                    + String.join(", ", want.subnetIds()) + " that have none"));
+        }
+        Map<String, List<String>> uncovered = uncovered(routes);
+        if (uncovered.isEmpty()) {
+            return List.of();
+        }
+        String tables = describe(uncovered);
+        return List.of(keels.isPresent()
+                ? new ResourceChange(Action.UPDATE, ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
+                        keels.get().id(), "add route tables " + tables)
+                : new ResourceChange(Action.CREATE, ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(), null,
+                        "S3 gateway endpoint " + want.s3ServiceName() + " in " + want.vpcId() + " on route tables " + tables));
+    }
+
+    @Override
+    public void apply(List<ResourceChange> changes, StepContext ctx) {
+        DesiredState.NetworkPaths want = ctx.desired().networkPaths();
+        List<ObservedState.Resource> routes = ctx.observed().ofType(ObservedState.SUBNET_ROUTE);
+        refuseWithoutApiPath(want, routes);
+        Map<String, List<String>> uncovered = uncovered(routes);
+        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.REQUIRE_EXISTING && !uncovered.isEmpty()) {
+            throw new ProvisioningException("S3_GATEWAY_ENDPOINT_MISSING", "No S3 gateway endpoint ("
+                    + want.s3ServiceName() + ") is on route tables " + describe(uncovered) + " of " + want.vpcId()
+                    + ", and the spec requires an existing one: add one to them, or let Keel create it "
+                    + "(network.s3GatewayEndpoint CREATE).", false);
+        }
+        for (ResourceChange change : changes) {
+            List<String> add = List.copyOf(uncovered.keySet());
+            if (change.action() == Action.CREATE) {
+                create(ctx, want, add);
+            } else if (change.action() == Action.UPDATE) {
+                AwsCalls.run("ec2:ModifyVpcEndpoint", () -> ctx.aws().ec2().modifyVpcEndpoint(b -> b
+                        .vpcEndpointId(change.id()).addRouteTableIds(add)));
+            }
+        }
+        ctx.await(ObservedState.S3_GATEWAY_ENDPOINT, "the S3 gateway endpoint on every subnet's route table", null, () -> {
+            ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
+            return want.s3GatewayEndpoint() != S3GatewayEndpointMode.CREATE
+                    || uncovered(ctx.observed().ofType(ObservedState.SUBNET_ROUTE)).isEmpty()
+                    && ctx.observed().ofType(ObservedState.S3_GATEWAY_ENDPOINT).stream()
+                    .allMatch(e -> "available".equals(e.attribute("state")));
+        });
+    }
+
+    @Override
+    public boolean ownedByInstance(ObservedState.Resource observed) {
+        return observed.type().equals(ObservedState.S3_GATEWAY_ENDPOINT) && "0".equals(observed.attribute(OTHER_INSTANCES));
+    }
+
+    @Override
+    public void remove(List<ResourceChange> deletes, StepContext ctx) {
+        Ec2Client ec2 = ctx.aws().ec2();
+        for (ResourceChange change : deletes) {
+            var answer = AwsCalls.call("ec2:DeleteVpcEndpoints", () -> ec2.deleteVpcEndpoints(b -> b
+                    .vpcEndpointIds(change.id())));
+            answer.unsuccessful().stream().filter(u -> u.error() != null
+                            && !String.valueOf(u.error().code()).startsWith("InvalidVpcEndpoint"))
+                    .findFirst().ifPresent(u -> {
+                        throw new ProvisioningException("AWS_ERROR", "ec2:DeleteVpcEndpoints " + change.id()
+                                + ": " + u.error().code() + " " + u.error().message(), true);
+                    });
+        }
+        ctx.await(ObservedState.S3_GATEWAY_ENDPOINT, "the S3 gateway endpoint to be gone", null,
+                () -> observe(ctx.aws(), ctx.desired()).stream().noneMatch(r -> deletes.stream()
+                        .anyMatch(d -> d.id().equals(r.id()))));
+        ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
+    }
+
+    private static void create(StepContext ctx, DesiredState.NetworkPaths want, List<String> routeTables) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put(DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY);
+        tags.put(DesiredState.TAG_RESOURCE, want.endpointLogicalName());
+        tags.put("Name", "keel-s3-" + want.vpcId());
+        try {
+            ctx.aws().ec2().createVpcEndpoint(b -> b.vpcId(want.vpcId()).serviceName(want.s3ServiceName())
+                    .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(routeTables).clientToken(want.clientToken())
+                    .tagSpecifications(Tags.ec2(ResourceType.VPC_ENDPOINT, tags)));
+        } catch (SdkException e) {
+            // Another instance of the VPC created it first (with other route tables, under the same token), or put
+            // a route to S3 on one of these tables meanwhile: observe again and add what is still missing.
+            if (AwsCalls.hasCode(e, "IdempotentParameterMismatch", "RouteAlreadyExists")) {
+                throw new ProvisioningException("S3_GATEWAY_ENDPOINT_RACE", "The VPC's S3 gateway endpoint changed "
+                        + "while Keel was creating it; the step will be tried again.", true);
+            }
+            throw AwsCalls.classify("ec2:CreateVpcEndpoint", e);
+        }
+    }
+
+    /** Subnets whose route table has neither a default route nor private endpoints of every API the agent calls. */
+    private static void refuseWithoutApiPath(DesiredState.NetworkPaths want, List<ObservedState.Resource> routes) {
+        List<String> cut = routes.stream().filter(r -> r.attribute(DEFAULT_ROUTE) == null
+                        && !Set.of(r.attribute(PRIVATE_APIS).split(",")).containsAll(want.apiServiceNames()))
+                .map(r -> r.logicalName() + " (route table " + r.id() + ")").toList();
+        if (!cut.isEmpty()) {
+            throw new ProvisioningException("NO_PATH_TO_AWS_APIS", "Subnets " + String.join(", ", cut) + " of "
+                    + want.vpcId() + " have no default route (to a NAT or internet gateway) and no interface endpoint "
+                    + "with private DNS for " + String.join(", ", want.apiServiceNames()) + ": the brokers' agent "
+                    + "could not find its peers. Add either, then try again.", false);
+        }
+    }
+
+    /** The route tables of {@code routes} no S3 gateway endpoint is on, each with the subnets it serves. */
+    private static Map<String, List<String>> uncovered(List<ObservedState.Resource> routes) {
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        routes.stream().filter(r -> r.attribute(S3_ENDPOINT) == null)
+                .forEach(r -> tables.computeIfAbsent(r.id(), t -> new ArrayList<>()).add(r.logicalName()));
+        return tables;
+    }
+
+    private static String describe(Map<String, List<String>> tables) {
+        return tables.entrySet().stream().map(t -> t.getKey() + " (" + String.join(", ", t.getValue()) + ")")
+                .collect(Collectors.joining(", "));
+    }
+
+    /** The subnet's own route table, or the VPC's main one, which serves every subnet without its own. */
+    private static Optional<RouteTable> routeTableOf(String subnet, List<RouteTable> tables) {
+        return tables.stream().filter(t -> t.associations().stream().anyMatch(a -> subnet.equals(a.subnetId())))
+                .findFirst()
+                .or(() -> tables.stream().filter(t -> t.associations().stream()
+                        .anyMatch(a -> Boolean.TRUE.equals(a.main()))).findFirst());
+    }
+
+    private static Optional<String> defaultRoute(RouteTable table) {
+        return table.routes().stream().filter(r -> "0.0.0.0/0".equals(r.destinationCidrBlock())
+                        && !"blackhole".equals(r.stateAsString()))
+                .map(S3GatewayEndpoint::target).filter(t -> t != null).findFirst();
+    }
+
+    private static String target(Route r) {
+        for (String t : new String[]{r.natGatewayId(), r.gatewayId(), r.transitGatewayId(), r.networkInterfaceId(),
+                r.vpcPeeringConnectionId(), r.instanceId()}) {
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isKeels(VpcEndpoint e) {
+        Map<String, String> tags = Tags.ofEc2(e.tags());
+        return DesiredState.MANAGED_BY.equals(tags.get(DesiredState.TAG_MANAGED_BY))
+                && DesiredState.S3_GATEWAY_ENDPOINT_NAME.equals(tags.get(DesiredState.TAG_RESOURCE));
+    }
+
+    /** Keel instances other than this one with a security group in the VPC: they use its S3 gateway endpoint too. */
+    private static long otherInstances(Ec2Client ec2, DesiredState desired) {
+        Set<String> instances = new LinkedHashSet<>();
+        AwsCalls.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroupsPaginator(b -> b.filters(
+                        Tags.filter("vpc-id", desired.networkPaths().vpcId()),
+                        Tags.filter("tag:" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY)))
+                .securityGroups().stream().toList()).forEach(g -> {
+                    String instance = Tags.ofEc2(g.tags()).get(DesiredState.TAG_INSTANCE);
+                    if (instance != null && !instance.equals(desired.instanceId().toString())) {
+                        instances.add(instance);
+                    }
+                });
+        return instances.size();
+    }
+}

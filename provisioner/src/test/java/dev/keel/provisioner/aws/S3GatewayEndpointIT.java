@@ -1,0 +1,191 @@
+package dev.keel.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+
+import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.ResourceChange;
+import dev.keel.provisioner.S3GatewayEndpointMode;
+import dev.keel.provisioner.WalType;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.VpcEndpoint;
+import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
+
+/**
+ * The S3 gateway endpoint and the paths out of the brokers' subnets, against LocalStack's VPC endpoints and route
+ * tables. Each test has a VPC of its own whose subnets use its main route table, as a new VPC's do.
+ */
+class S3GatewayEndpointIT {
+
+    static final String S3 = "com.amazonaws." + LocalStackAccount.REGION + ".s3";
+
+    @AutoClose
+    final AwsProvisioningDriver driver = new AwsProvisioningDriver(new LocalStackAccount().settings());
+
+    @Test
+    void createdOnTheMainRouteTableWithTheInstanceAndDeletedWithIt() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        String main = mainRouteTable(aws);
+
+        assertThat(plan(ChangeKind.CREATE, t)).first().isEqualTo("+ s3-gateway-endpoint s3-gateway-endpoint: "
+                + "S3 gateway endpoint " + S3 + " in " + aws.vpcId + " on route tables " + main + " ("
+                + aws.zones.stream().map(ProvisioningTarget.Zone::subnetId).collect(Collectors.joining(", ")) + ")");
+        t = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE, t);
+
+        VpcEndpoint endpoint = s3Endpoints(aws).getFirst();
+        assertThat(s3Endpoints(aws)).hasSize(1);
+        assertThat(endpoint.routeTableIds()).containsExactly(main);
+        assertThat(endpoint.tags()).contains(Tag.builder().key("byoc:managed-by").value("keel").build());
+        assertThat(t.observed().resources()).contains(new Inventory.CloudResource("s3-gateway-endpoint",
+                endpoint.vpcEndpointId()));
+        assertThat(driver.plan(ChangeKind.REPAIR, t, true)).isEmpty();
+
+        assertThat(plan(ChangeKind.DELETE, t)).last().isEqualTo("- s3-gateway-endpoint s3-gateway-endpoint ("
+                + endpoint.vpcEndpointId() + "): the instance is being deleted");
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, t);
+        assertThat(s3Endpoints(aws)).isEmpty();
+        assertThat(driver.sweep(t)).isEmpty();
+    }
+
+    @Test
+    void anotherInstanceOfTheVpcKeepsTheSharedEndpointUntilItGoesToo() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget first = target(aws, S3GatewayEndpointMode.CREATE);
+        ProvisioningTarget second = target(aws, S3GatewayEndpointMode.CREATE);
+        for (ProvisioningTarget t : List.of(first, second)) {
+            driver.applyStep("prepare-network-paths", t);
+            driver.applyStep("create-security-group", t);
+        }
+        assertThat(s3Endpoints(aws)).as("the second instance found the first one's endpoint").hasSize(1);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        driver.applyStep("delete-security-group", first);
+        assertThat(plan(ChangeKind.DELETE, first)).noneMatch(c -> c.contains("s3-gateway-endpoint"));
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", first).changes()).isEmpty();
+        assertThat(s3Endpoints(aws)).extracting(VpcEndpoint::vpcEndpointId).containsExactly(endpoint);
+        assertThat(driver.sweep(first)).as("shared, so not the first instance's to leave behind").isEmpty();
+
+        driver.applyStep("delete-security-group", second);
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", second).changes()).extracting(ResourceChange::id)
+                .containsExactly(endpoint);
+        assertThat(s3Endpoints(aws)).isEmpty();
+    }
+
+    @Test
+    void aSubnetWithItsOwnRouteTableIsAddedToKeelsEndpoint() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget first = target(aws, S3GatewayEndpointMode.CREATE);
+        driver.applyStep("prepare-network-paths", first);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(internetGateway(aws)));
+        String subnet = aws.zones.get(1).subnetId();
+        aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(subnet));
+
+        assertThat(endpointPlan(first)).containsExactly("~ s3-gateway-endpoint s3-gateway-endpoint ("
+                + endpoint + "): add route tables " + own + " (" + subnet + ")");
+        driver.applyStep("prepare-network-paths", first);
+        assertThat(s3Endpoints(aws)).singleElement().satisfies(e -> assertThat(e.routeTableIds())
+                .containsExactlyInAnyOrder(mainRouteTable(aws), own));
+        assertThat(endpointPlan(first)).isEmpty();
+    }
+
+    @Test
+    void requiringAnExistingEndpointRefusesWithoutOneAndUsesTheCustomersWithoutTouchingIt() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.REQUIRE_EXISTING);
+
+        assertThat(plan(ChangeKind.CREATE, t)).noneMatch(c -> c.contains("s3-gateway-endpoint"));
+        assertThatThrownBy(() -> driver.applyStep("prepare-network-paths", t)).isInstanceOfSatisfying(
+                ProvisioningException.class, e -> {
+                    assertThat(e.code()).isEqualTo("S3_GATEWAY_ENDPOINT_MISSING");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains(mainRouteTable(aws), aws.zones.get(2).subnetId());
+                });
+        assertThat(s3Endpoints(aws)).isEmpty();
+
+        String customers = aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName(S3)
+                .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(mainRouteTable(aws))).vpcEndpoint().vpcEndpointId();
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", t).changes()).isEmpty();
+        assertThat(s3Endpoints(aws)).extracting(VpcEndpoint::vpcEndpointId).containsExactly(customers);
+        assertThat(driver.sweep(t)).isEmpty();
+    }
+
+    @Test
+    void subnetsThatCannotReachTheEc2ApiAreRefusedBeforeAnythingIsCreated() {
+        LocalStackAccount aws = new LocalStackAccount();
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+
+        assertThatThrownBy(() -> driver.applyStep("prepare-network-paths", t)).isInstanceOfSatisfying(
+                ProvisioningException.class, e -> {
+                    assertThat(e.code()).isEqualTo("NO_PATH_TO_AWS_APIS");
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains(aws.zones.get(0).subnetId(), "com.amazonaws.us-east-1.ec2");
+                });
+        assertThat(s3Endpoints(aws)).isEmpty();
+
+        // An EC2 interface endpoint answering the API's own name is a path as good as a NAT gateway.
+        aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName("com.amazonaws.us-east-1.ec2")
+                .vpcEndpointType(VpcEndpointType.INTERFACE).subnetIds(aws.zones.get(0).subnetId())
+                .privateDnsEnabled(true));
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(s3Endpoints(aws)).hasSize(1);
+    }
+
+    private List<String> plan(ChangeKind kind, ProvisioningTarget t) {
+        return driver.plan(kind, t, true).stream().map(ResourceChange::toString).toList();
+    }
+
+    /** A repair's plan for the endpoint alone: only the network paths' step of these instances has run. */
+    private List<String> endpointPlan(ProvisioningTarget t) {
+        return plan(ChangeKind.REPAIR, t).stream().filter(c -> c.contains(" s3-gateway-endpoint ")).toList();
+    }
+
+    private static ProvisioningTarget target(LocalStackAccount aws, S3GatewayEndpointMode mode) {
+        return new ProvisioningTarget(UUID.randomUUID(), "paths", LocalStackAccount.REGION, aws.account, aws.vpcId,
+                aws.zones, WalType.S3, 3, null, null, "t3.micro", 3, "4.1.0", Inventory.EMPTY, null)
+                .withS3GatewayEndpoint(mode);
+    }
+
+    /** The VPC's S3 gateway endpoints, as the customer would list them. */
+    private static List<VpcEndpoint> s3Endpoints(LocalStackAccount aws) {
+        return aws.ec2.describeVpcEndpoints(b -> b.filters(f -> f.name("vpc-id").values(aws.vpcId))).vpcEndpoints()
+                .stream().filter(e -> S3.equals(e.serviceName()) && !Map.of("deleted", 1, "deleting", 1)
+                        .containsKey(e.stateAsString().toLowerCase())).toList();
+    }
+
+    private static String mainRouteTable(LocalStackAccount aws) {
+        return aws.ec2.describeRouteTables(b -> b.filters(f -> f.name("vpc-id").values(aws.vpcId),
+                f -> f.name("association.main").values("true"))).routeTables().getFirst().routeTableId();
+    }
+
+    /** The VPC with an internet gateway as its main route table's default route: how the brokers reach the EC2 API. */
+    private static LocalStackAccount withInternetRoute(LocalStackAccount aws) {
+        String main = mainRouteTable(aws);
+        aws.ec2.createRoute(b -> b.routeTableId(main).destinationCidrBlock("0.0.0.0/0").gatewayId(internetGateway(aws)));
+        return aws;
+    }
+
+    private static String internetGateway(LocalStackAccount aws) {
+        return aws.ec2.describeInternetGateways(b -> b.filters(f -> f.name("attachment.vpc-id").values(aws.vpcId)))
+                .internetGateways().stream().findFirst().map(g -> g.internetGatewayId()).orElseGet(() -> {
+                    String id = aws.ec2.createInternetGateway(b -> { }).internetGateway().internetGatewayId();
+                    aws.ec2.attachInternetGateway(b -> b.internetGatewayId(id).vpcId(aws.vpcId));
+                    return id;
+                });
+    }
+}
