@@ -93,6 +93,23 @@ class MigrationsTest {
         }
     }
 
+    @Test
+    void v011LeavesTheRoutingOfEveryInstanceCreatedBeforeItAlone() throws Exception {
+        String url = Database.fresh();
+        try {
+            DataSource database = Database.dataSource(url);
+            load(database, fixture("V007.sql"));
+            flyway(database, MigrationVersion.fromVersion("11")).migrate();
+
+            JdbcClient jdbc = JdbcClient.create(database);
+            assertThat(jdbc.sql("SELECT DISTINCT s3_gateway_endpoint FROM instances").query(String.class).list())
+                    .containsExactly("NONE");
+            assertThat(jdbc.sql("SELECT count(*) FROM instances").query(Long.class).single()).isPositive();
+        } finally {
+            Database.drop(url);
+        }
+    }
+
     /** The fixture's rows in a new database migrated to the fixture's version. */
     private static void load(DataSource database, Resource fixture) throws IOException, SQLException {
         String version = fixture.getFilename().replaceFirst("^V(\\d+)\\.sql$", "$1");

@@ -46,7 +46,11 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     }
 
     public record RegionPrices(Map<String, Double> ec2HourlyUsd, FsxPrices fsxOntapMultiAz, S3Prices s3,
-                               double ebsGp3UsdPerGiBMonth, double crossAzUsdPerGiB) {
+                               double ebsGp3UsdPerGiBMonth, double crossAzUsdPerGiB, NatGatewayPrices natGateway) {
+    }
+
+    /** A NAT gateway's hour, and each GB it processes in either direction. */
+    public record NatGatewayPrices(double usdPerHour, double usdPerGiBProcessed) {
     }
 
     public record FsxPrices(double throughputUsdPerMBpsMonth, double ssdUsdPerGiBMonth, double ssdGiBPerFileSystem) {
@@ -63,7 +67,7 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     }
 
     public record DisklessModel(double s3PutsPerGiBWritten, double s3GetsPerGiBWritten, double s3WalPutsPerBrokerSecond,
-                                double ebsWalGiBPerBroker) {
+                                double ebsWalGiBPerBroker, double s3TransferGiBPerGiBWritten) {
     }
 
     public record SelfManagedKafkaModel(String instanceType, double ingressMiBpsPerBroker, int replicationFactor,

@@ -32,11 +32,13 @@ final class CostEstimator {
         this.hours = catalog.prices().hoursPerMonth();
     }
 
+    /** {@code s3ThroughNat}: no S3 gateway endpoint is sure to be on the subnets' route tables. */
     CostEstimate estimate(String region, int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,
-                          Workload workload) {
+                          boolean s3ThroughNat, Workload workload) {
         double writtenGiBPerMonth = workload.writeMiBps() / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
         double storedGiB = workload.writeMiBps() / MIB_PER_GIB * workload.retentionHours() * SECONDS_PER_HOUR;
-        Breakdown diskless = diskless(zones, wal, aku, fsxThroughput, fsxCount, writtenGiBPerMonth, storedGiB);
+        Breakdown diskless = diskless(zones, wal, aku, fsxThroughput, fsxCount, writtenGiBPerMonth, storedGiB,
+                s3ThroughNat);
         Line fee = serviceFee(aku);
         Breakdown kafka = selfManaged(zones, workload, storedGiB);
         return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, diskless, fee, kafka,
@@ -61,7 +63,7 @@ final class CostEstimator {
     }
 
     private Breakdown diskless(int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,
-                               double writtenGiBPerMonth, double storedGiB) {
+                               double writtenGiBPerMonth, double storedGiB, boolean s3ThroughNat) {
         SizingCatalog.DisklessModel model = catalog.costModel().diskless();
         SizingCatalog.Sizing sizing = catalog.sizingOf(aku);
         List<Line> lines = new ArrayList<>();
@@ -86,6 +88,9 @@ final class CostEstimator {
                 puts / 1000 * prices.s3().putUsdPer1000() + gets / 1000 * prices.s3().getUsdPer1000()));
         lines.add(line("cross-az", zones == 1 ? "Single zone: no cross-zone traffic"
                 : "Brokers share storage instead of replicating; clients read in their own zone", 0, "GiB", 0));
+        if (s3ThroughNat) {
+            lines.add(natGateway(writtenGiBPerMonth * model.s3TransferGiBPerGiBWritten()));
+        }
         return breakdown(lines);
     }
 
@@ -107,6 +112,16 @@ final class CostEstimator {
         lines.add(line("cross-az", "Replication and clients reaching leaders in other zones", crossAzGiB, "GiB",
                 crossAzGiB * prices.crossAzUsdPerGiB()));
         return breakdown(lines);
+    }
+
+    /** The NAT gateway's per-GB processing of the brokers' S3 traffic; its hours are the VPC's, paid either way. */
+    private Line natGateway(double gib) {
+        SizingCatalog.NatGatewayPrices nat = prices.natGateway();
+        if (nat == null) {
+            throw new IllegalStateException("Catalog v" + catalog.version() + " has no NAT gateway price for this region");
+        }
+        return line("nat-gateway", "S3 traffic through a NAT gateway (no S3 gateway endpoint) at $"
+                + cents(nat.usdPerGiBProcessed()) + " per GB processed", gib, "GiB processed", gib * nat.usdPerGiBProcessed());
     }
 
     private Line compute(String instanceType, int count) {

@@ -6,8 +6,10 @@ import org.springframework.stereotype.Service;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 import dev.keel.controlplane.instances.FsxSpec;
+import dev.keel.controlplane.instances.NetworkSpec;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.SpecRules;
 import dev.keel.controlplane.shared.ApiException;
@@ -31,17 +33,19 @@ class Estimates {
                 .capacity("zones", zones, request.wal(), request.aku(), request.fsx())
                 .orThrow();
         return estimate(catalog, request.region(), zones, request.wal().type(), request.aku(), request.fsx(),
+                Objects.requireNonNullElse(request.s3GatewayEndpoint(), NetworkSpec.DEFAULT_S3_GATEWAY_ENDPOINT),
                 request.workload(), "workload.");
     }
 
     /** The workload comes from query parameters, so errors name them bare. */
     CostEstimate forInstance(Instance instance, SizingCatalog catalog, Workload workload) {
         return estimate(catalog, instance.region(), instance.spec().network().zones(), instance.spec().wal().type(),
-                instance.spec().aku(), instance.spec().fsx(), workload, "");
+                instance.spec().aku(), instance.spec().fsx(), instance.spec().network().s3GatewayEndpoint(), workload, "");
     }
 
+    /** With {@code s3} {@code NONE}, Keel leaves the VPC's routing alone: the brokers' S3 traffic is priced through a NAT gateway. */
     private CostEstimate estimate(SizingCatalog catalog, String region, int zones, WalType wal, int aku, FsxSpec fsx,
-                                  Workload requested, String fieldPrefix) {
+                                  S3GatewayEndpointMode s3, Workload requested, String fieldPrefix) {
         SizingCatalog.RegionPrices prices = catalog.prices().regions().get(region);
         if (prices == null) {
             throw ApiException.validation("region", "catalog v" + catalog.version() + " has no prices for " + region
@@ -49,7 +53,8 @@ class Estimates {
         }
         Workload workload = withDefaults(catalog, catalog.capacityOf(aku), requested, fieldPrefix);
         return new CostEstimator(catalog, prices).estimate(region, zones, wal, aku,
-                fsx == null ? null : fsx.throughputMBps(), fsx == null ? null : fsx.count(), workload);
+                fsx == null ? null : fsx.throughputMBps(), fsx == null ? null : fsx.count(),
+                s3 == S3GatewayEndpointMode.NONE, workload);
     }
 
     private static Workload withDefaults(SizingCatalog catalog, SizingCatalog.Capacity capacity, Workload requested,

@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.Inventory;
 import dev.keel.controlplane.shared.Cursor;
@@ -37,13 +38,13 @@ class InstanceRepository {
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                        zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
-                                       catalog_version)
-                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
+                                       catalog_version, s3_gateway_endpoint)
+                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .params(id, organizationId, cloudAccountId, name, region, spec.network().vpcId(),
                         json.writeValueAsString(spec.network().subnets()), spec.network().zones(),
                         spec.wal().type().name(), spec.aku(), fsxThroughput(spec), fsxCount(spec),
-                        spec.brokerVersion(), spec.catalogVersion())
+                        spec.brokerVersion(), spec.catalogVersion(), spec.network().s3GatewayEndpoint().name())
                 .update();
     }
 
@@ -160,7 +161,8 @@ class InstanceRepository {
         Integer fsxThroughput = (Integer) rs.getObject("fsx_throughput_mbps");
         FsxSpec fsx = fsxThroughput == null ? null : new FsxSpec(fsxThroughput, rs.getInt("fsx_count"));
         InstanceSpec spec = new InstanceSpec(
-                new NetworkSpec(rs.getString("vpc_id"), json.readValue(rs.getString("subnets"), SUBNETS)),
+                new NetworkSpec(rs.getString("vpc_id"), json.readValue(rs.getString("subnets"), SUBNETS),
+                        S3GatewayEndpointMode.valueOf(rs.getString("s3_gateway_endpoint"))),
                 new WalSpec(WalType.valueOf(rs.getString("wal_type"))), rs.getInt("aku"), fsx,
                 rs.getString("broker_version"), rs.getInt("catalog_version"));
         String inventory = rs.getString("inventory");

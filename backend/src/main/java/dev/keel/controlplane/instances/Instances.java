@@ -306,7 +306,7 @@ public class Instances {
     }
 
     private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
-        return new InstanceSpec(request.network(), request.wal(), request.aku(), request.fsx(),
+        return new InstanceSpec(request.network().withDefaults(), request.wal(), request.aku(), request.fsx(),
                 Objects.requireNonNullElseGet(request.brokerVersion(), () -> catalog.defaultBrokerVersion(request.wal().type())),
                 catalog.version());
     }

@@ -24,7 +24,7 @@ class CostEstimatorTest {
     private static final Workload ONE_GIB_PER_SECOND_THREE_DAYS = new Workload(1024.0, 1024.0, 72);
 
     private final CostEstimate estimate = new CostEstimator(CATALOG, CATALOG.prices().regions().get("us-east-1"))
-            .estimate("us-east-1", 3, WalType.FSWAL, 52, 1536, 2, ONE_GIB_PER_SECOND_THREE_DAYS);
+            .estimate("us-east-1", 3, WalType.FSWAL, 52, 1536, 2, false, ONE_GIB_PER_SECOND_THREE_DAYS);
 
     @Test
     void disklessWithFsxWalMatchesThePublishedTable() {
@@ -74,9 +74,31 @@ class CostEstimatorTest {
     @Test
     void aSingleZoneInstancePaysNoCrossZoneTrafficOnEitherSide() {
         CostEstimate single = new CostEstimator(CATALOG, CATALOG.prices().regions().get("us-east-1"))
-                .estimate("us-east-1", 1, WalType.EBS, 3, null, null, new Workload(60.0, 60.0, 24));
+                .estimate("us-east-1", 1, WalType.EBS, 3, null, null, false, new Workload(60.0, 60.0, 24));
         assertThat(byItem(single.selfManagedKafka()).get("cross-az").monthlyUsd()).isZero();
         assertThat(byItem(single.diskless())).containsKey("ebs-storage").doesNotContainKey("fsx");
+    }
+
+    @Test
+    void withoutAnS3GatewayEndpointTheS3TrafficPaysTheNatGatewayByTheGb() {
+        var prices = CATALOG.prices().regions().get("us-east-1");
+        Workload workload = new Workload(60.0, 60.0, 72);
+        CostEstimate viaEndpoint = new CostEstimator(CATALOG, prices)
+                .estimate("us-east-1", 3, WalType.S3, 3, null, null, false, workload);
+        CostEstimate viaNat = new CostEstimator(CATALOG, prices)
+                .estimate("us-east-1", 3, WalType.S3, 3, null, null, true, workload);
+
+        assertThat(byItem(viaEndpoint.diskless())).doesNotContainKey("nat-gateway");
+        CostEstimate.Line nat = byItem(viaNat.diskless()).get("nat-gateway");
+        // 60 MiB/s for a 730-hour month is 153,984 GiB produced; uploaded once and read back once.
+        double written = 60.0 / 1024 * CATALOG.prices().hoursPerMonth() * 3600;
+        assertThat(written).isCloseTo(153_984, within(1.0));
+        assertThat(nat.quantity()).isCloseTo(2 * written, within(0.01));
+        assertThat(nat.unit()).isEqualTo("GiB processed");
+        assertThat(nat.monthlyUsd()).isCloseTo(2 * written * 0.045, within(0.01));
+        assertThat(viaNat.diskless().totalMonthlyUsd())
+                .isCloseTo(viaEndpoint.diskless().totalMonthlyUsd() + nat.monthlyUsd(), within(0.01));
+        assertThat(viaNat.savingsPercent()).isLessThan(viaEndpoint.savingsPercent());
     }
 
     private static Map<String, CostEstimate.Line> byItem(CostEstimate.Breakdown breakdown) {

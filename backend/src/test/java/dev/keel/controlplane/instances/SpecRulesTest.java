@@ -45,7 +45,7 @@ class SpecRulesTest {
 
     @Test
     void vpcIdMustLookLikeAVpc() {
-        assertRejected(r -> r.network("us-east-1", new NetworkSpec("my-vpc", ONE_ZONE.subnets())),
+        assertRejected(r -> r.network("us-east-1", new NetworkSpec("my-vpc", ONE_ZONE.subnets(), NetworkSpec.DEFAULT_S3_GATEWAY_ENDPOINT)),
                 "network.vpcId", "must be a VPC id");
     }
 
@@ -59,11 +59,11 @@ class SpecRulesTest {
     @Test
     void subnetIdsMustLookLikeSubnetsAndBeDistinct() {
         assertRejected(r -> r.network("us-east-1", new NetworkSpec("vpc-0a1b2c3d4e5f67890",
-                List.of(new NetworkSpec.Subnet("us-east-1a", "subnet-x")))), "network.subnets[0].subnetId", "must be a subnet id");
+                List.of(new NetworkSpec.Subnet("us-east-1a", "subnet-x")), NetworkSpec.DEFAULT_S3_GATEWAY_ENDPOINT)), "network.subnets[0].subnetId", "must be a subnet id");
         NetworkSpec twice = new NetworkSpec("vpc-0a1b2c3d4e5f67890", List.of(
                 new NetworkSpec.Subnet("us-east-1a", "subnet-00000000000000000"),
                 new NetworkSpec.Subnet("us-east-1b", "subnet-00000000000000000"),
-                new NetworkSpec.Subnet("us-east-1c", "subnet-00000000000000002")));
+                new NetworkSpec.Subnet("us-east-1c", "subnet-00000000000000002")), NetworkSpec.DEFAULT_S3_GATEWAY_ENDPOINT);
         assertRejected(r -> r.network("us-east-1", twice), "network.subnets[1].subnetId", "is listed twice");
     }
 
@@ -196,6 +196,6 @@ class SpecRulesTest {
         for (int i = 0; i < zones.length; i++) {
             subnets.add(new NetworkSpec.Subnet(zones[i], "subnet-0000000000000000" + i));
         }
-        return new NetworkSpec("vpc-0a1b2c3d4e5f67890", subnets);
+        return new NetworkSpec("vpc-0a1b2c3d4e5f67890", subnets, NetworkSpec.DEFAULT_S3_GATEWAY_ENDPOINT);
     }
 }
