@@ -16,6 +16,7 @@ export type InstanceUpdate = S['InstanceUpdate'];
 export type WalType = S['WalType'];
 export type FsxThroughput = S['FsxThroughput'];
 export type FsxSpec = S['FsxSpec'];
+export type S3GatewayEndpointMode = S['S3GatewayEndpointMode'];
 export type Operation = S['Operation'];
 export type OperationState = S['OperationState'];
 export type EstimateRequest = S['EstimateRequest'];

@@ -1,3 +1,5 @@
+import type { S3GatewayEndpointMode } from '../api/types';
+
 /** Every user-visible string of the console, in one place (English only for now). */
 export const strings = {
   app: {
@@ -171,6 +173,23 @@ export const strings = {
       chooseZoneFirst: 'Choose an availability zone first.',
       useTyped: (value: string) => `Use: ${value}`,
       clear: (field: string) => `Clear ${field}`,
+      s3Endpoint: 'S3 gateway endpoint',
+      s3EndpointDescription:
+        'Brokers read and write S3 all the time. Through an S3 gateway endpoint on the subnets’ route tables that traffic is free; through a NAT gateway it is charged per GB.',
+      s3EndpointModes: {
+        CREATE: {
+          label: 'Use or create one (recommended)',
+          description: 'Keel uses the endpoint on each subnet’s route table, or creates one (tagged byoc:managed-by=keel) shared by Keel’s instances in the VPC.',
+        },
+        REQUIRE_EXISTING: {
+          label: 'Require my own',
+          description: 'Keel changes no routing; creating fails if a subnet’s route table has no S3 gateway endpoint.',
+        },
+        NONE: {
+          label: 'Leave routing alone',
+          description: 'S3 traffic may go through a NAT gateway; the estimate prices it.',
+        },
+      } satisfies Record<S3GatewayEndpointMode, { label: string; description: string }>,
     },
     storage: {
       title: 'Storage and capacity',

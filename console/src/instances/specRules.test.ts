@@ -44,6 +44,7 @@ function draft(overrides: { basics?: Partial<SpecDraft['basics']>; network?: Par
         { availabilityZone: 'us-east-1b', subnetId: 'subnet-0fedcba9876543210' },
         { availabilityZone: 'us-east-1c', subnetId: 'subnet-0a0b0c0d0e0f01234' },
       ],
+      s3GatewayEndpoint: 'CREATE',
       ...overrides.network,
     },
     storage: { walType: 'FSWAL', aku: '6', fsxThroughput: 384, fsxCount: '1', ...overrides.storage },
@@ -91,7 +92,7 @@ describe('required fields, worded for people', () => {
       { availabilityZone: 'us-east-1b', subnetId: '' },
       { availabilityZone: '', subnetId: '' },
     ];
-    expect(validateNetwork({ zones: 3, vpcId: '', subnets })).toEqual({
+    expect(validateNetwork({ zones: 3, vpcId: '', subnets, s3GatewayEndpoint: 'CREATE' })).toEqual({
       'network.vpcId': 'Choose a VPC',
       'network.subnets[1].subnetId': 'Zone 2 needs a subnet in us-east-1b',
       'network.subnets[2].availabilityZone': 'Zone 3 needs an availability zone',
@@ -108,7 +109,15 @@ describe('requests built from the forms', () => {
   });
 
   it('estimates price a wizard draft, an instance and an instance with its update from one builder', () => {
-    expect(estimateRequestFor(draft())).toEqual({ region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, aku: 6, fsx: { throughputMBps: 384, count: 1 } });
+    expect(estimateRequestFor(draft())).toEqual({
+      region: 'us-east-1',
+      zones: 3,
+      wal: { type: 'FSWAL' },
+      aku: 6,
+      fsx: { throughputMBps: 384, count: 1 },
+      s3GatewayEndpoint: 'CREATE',
+    });
+    expect(estimateRequestFor(draft({ network: { s3GatewayEndpoint: 'NONE' } })).s3GatewayEndpoint).toBe('NONE');
     expect(estimateRequestFor(draft({ storage: { walType: 'S3' } })).fsx).toBeUndefined();
     const current = pricedSpecOf(runningInstance);
     expect(toEstimateRequest(current)).toEqual(estimateRequestFor(draft()));

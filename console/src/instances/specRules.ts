@@ -12,6 +12,7 @@ import type {
   Instance,
   InstanceCreation,
   InstanceUpdate,
+  S3GatewayEndpointMode,
   SizingCatalog,
   WalType,
 } from '../api/types';
@@ -34,6 +35,7 @@ export interface NetworkState {
   zones: Zones;
   vpcId: string;
   subnets: SubnetState[];
+  s3GatewayEndpoint: S3GatewayEndpointMode;
 }
 export interface StorageState {
   walType: WalType | '';
@@ -159,7 +161,7 @@ export function toCreation(draft: SpecDraft): InstanceCreation {
     name: basics.name,
     cloudAccountId: basics.cloudAccountId,
     region: basics.region,
-    network: { vpcId: network.vpcId, subnets: network.subnets.map((s) => ({ ...s })) },
+    network: { vpcId: network.vpcId, subnets: network.subnets.map((s) => ({ ...s })), s3GatewayEndpoint: network.s3GatewayEndpoint },
     wal: { type: storage.walType as WalType },
     aku: Number(storage.aku),
   };
@@ -221,6 +223,8 @@ export interface PricedSpec {
   walType: WalType;
   aku: number;
   fsx: FsxSpec | null;
+  /** Unknown for an instance whose spec does not say: the API then prices its default. */
+  s3GatewayEndpoint?: S3GatewayEndpointMode;
 }
 
 /**
@@ -231,6 +235,7 @@ export interface PricedSpec {
 export function toEstimateRequest(spec: PricedSpec): EstimateRequest {
   const request: EstimateRequest = { region: spec.region, zones: spec.zones, wal: { type: spec.walType }, aku: spec.aku };
   if (spec.walType === 'FSWAL' && spec.fsx) request.fsx = { ...spec.fsx };
+  if (spec.s3GatewayEndpoint) request.s3GatewayEndpoint = spec.s3GatewayEndpoint;
   return request;
 }
 
@@ -242,6 +247,7 @@ export function pricedSpecOf(instance: Instance): PricedSpec {
     walType: instance.spec.wal.type,
     aku: instance.spec.aku,
     fsx: instance.spec.fsx,
+    s3GatewayEndpoint: instance.spec.network.s3GatewayEndpoint,
   };
 }
 

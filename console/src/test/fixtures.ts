@@ -85,6 +85,7 @@ export const runningInstance: Instance = {
         { availabilityZone: 'us-east-1b', subnetId: 'subnet-0fedcba9876543210' },
         { availabilityZone: 'us-east-1c', subnetId: 'subnet-0a0b0c0d0e0f01234' },
       ],
+      s3GatewayEndpoint: 'CREATE',
     },
     wal: { type: 'FSWAL' },
     aku: 6,

@@ -20,6 +20,7 @@ const valid: SpecDraft = {
       { availabilityZone: 'us-east-1b', subnetId: 'subnet-0fedcba9876543210' },
       { availabilityZone: 'us-east-1c', subnetId: 'subnet-0a0b0c0d0e0f01234' },
     ],
+    s3GatewayEndpoint: 'CREATE',
   },
   storage: { walType: 'FSWAL', aku: '6', fsxThroughput: 768, fsxCount: '1' },
 };
@@ -347,7 +348,43 @@ describe('create-instance wizard', () => {
     expect(screen.getByTestId('estimate-fee').textContent).toBe('Keel fee: $438');
     expect(screen.getByTestId('estimate-diskless-total').textContent).toBe('Total per month: $1,638');
     const sent = api.calls.find((r) => r.url.endsWith('/estimates'))!;
-    expect(await sent.json()).toEqual({ region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, aku: 6, fsx: { throughputMBps: 768, count: 1 } });
+    expect(await sent.json()).toEqual({
+      region: 'us-east-1',
+      zones: 3,
+      wal: { type: 'FSWAL' },
+      aku: 6,
+      fsx: { throughputMBps: 768, count: 1 },
+      s3GatewayEndpoint: 'CREATE',
+    });
+  });
+
+  it('lets the network step leave routing alone, and then shows on review the NAT gateway the S3 traffic pays', async () => {
+    const withNat = costEstimate(1400);
+    withNat.diskless.lines.push({
+      item: 'nat-gateway',
+      description: 'S3 traffic through a NAT gateway (no S3 gateway endpoint) at $0.045 per GB processed',
+      quantity: 615_936,
+      unit: 'GiB processed',
+      monthlyUsd: 27_717.12,
+    });
+    const api = fakeApi({ ...routes, 'POST /estimates': (request: Request) => request.clone().json()
+      .then((body: { s3GatewayEndpoint?: string }) => json(body.s3GatewayEndpoint === 'NONE' ? withNat : estimate)) });
+    const onSubmit = vi.fn();
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={onSubmit} onCancel={vi.fn()} />, { api });
+    next();
+    await step('network');
+    const modes = createWrapper(document.body).findRadioGroup('[data-testid="wizard-s3-endpoint"]')!;
+    expect(modes.findInputByValue('CREATE')!.getElement().checked).toBe(true);
+    act(() => modes.findInputByValue('NONE')!.getElement().click());
+    next();
+    await step('storage');
+    next();
+    await step('review');
+    expect(screen.getByTestId('review-s3-endpoint').textContent).toBe('Leave routing alone');
+    await waitFor(() => expect(screen.getByTestId('estimate-diskless-nat-gateway-monthly').textContent).toBe('$27,717'));
+    expect(screen.getByTestId('estimate-diskless-nat-gateway-quantity').textContent).toBe('615,936 GiB processed');
+    const sent = api.calls.filter((r) => r.url.endsWith('/instances/plan')).at(-1)!;
+    expect((await sent.json()).network.s3GatewayEndpoint).toBe('NONE');
   });
 
   it('lists in words the field errors of a plan the API refuses on review', async () => {

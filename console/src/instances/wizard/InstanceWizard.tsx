@@ -68,7 +68,7 @@ export function initialDraft(accounts: CloudAccount[]): SpecDraft {
   const region = account?.regions[0] ?? '';
   return {
     basics: { name: '', cloudAccountId: account?.id ?? '', region },
-    network: { zones: 3, vpcId: '', subnets: defaultSubnets(3, region) },
+    network: { zones: 3, vpcId: '', subnets: defaultSubnets(3, region), s3GatewayEndpoint: 'CREATE' },
     storage: { walType: 'FSWAL', aku: '3', fsxThroughput: 384, fsxCount: '1' },
   };
 }

@@ -4,17 +4,20 @@ import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
+import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tiles from '@cloudscape-design/components/tiles';
 import { useAccountNetworks } from '../../api/cloudAccounts';
 import { describeError } from '../../api/problem';
-import type { AccountVpc } from '../../api/types';
+import type { AccountVpc, S3GatewayEndpointMode } from '../../api/types';
 import { strings } from '../../i18n/strings';
 import type { SubnetState, Zones } from '../specRules';
 import { errorFor, type StepProps } from './types';
 
 const s = strings.wizard.network;
+
+const S3_ENDPOINT_MODES: S3GatewayEndpointMode[] = ['CREATE', 'REQUIRE_EXISTING', 'NONE'];
 
 /** Zone letters most regions have, offered when the account's own subnets cannot be listed. */
 const USUAL_ZONE_LETTERS = 'abcdef';
@@ -151,6 +154,18 @@ export function NetworkStep({ draft, update, errors }: StepProps) {
             </ColumnLayout>
           );
         })}
+        <FormField label={s.s3Endpoint} description={s.s3EndpointDescription} errorText={errorFor(errors, 'network.s3GatewayEndpoint')}>
+          <RadioGroup
+            data-testid="wizard-s3-endpoint"
+            value={network.s3GatewayEndpoint}
+            items={S3_ENDPOINT_MODES.map((mode) => ({
+              value: mode,
+              label: s.s3EndpointModes[mode].label,
+              description: s.s3EndpointModes[mode].description,
+            }))}
+            onChange={({ detail }) => update('network', { s3GatewayEndpoint: detail.value as S3GatewayEndpointMode })}
+          />
+        </FormField>
       </SpaceBetween>
     </Container>
   );

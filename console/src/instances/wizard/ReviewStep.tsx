@@ -31,6 +31,7 @@ export function estimateRequestFor(draft: SpecDraft): EstimateRequest {
     walType: storage.walType || 'S3',
     aku: Number(storage.aku),
     fsx: { throughputMBps: storage.fsxThroughput, count: Number(storage.fsxCount) },
+    s3GatewayEndpoint: network.s3GatewayEndpoint,
   });
 }
 
@@ -158,6 +159,10 @@ export function ReviewStep({ draft, catalog, accounts, goToStep, unmatched }: St
             { label: w.network.zones, value: network.zones },
             { label: d.vpc, value: network.vpcId },
             { label: d.subnets, value: network.subnets.map((sn) => `${sn.availabilityZone}: ${sn.subnetId}`).join(', ') },
+            {
+              label: w.network.s3Endpoint,
+              value: <span data-testid="review-s3-endpoint">{w.network.s3EndpointModes[network.s3GatewayEndpoint].label}</span>,
+            },
           ]}
         />
       </Container>
