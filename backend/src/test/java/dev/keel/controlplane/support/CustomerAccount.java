@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.keel.provisioner.aws.InternetRoute;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -56,6 +57,7 @@ public final class CustomerAccount {
             String subnet = ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId();
             subnets.add(new String[]{zone, subnet});
         }
+        InternetRoute.addTo(ec2, vpcId);
     }
 
     /** A subnet in a VPC of its own (not the account's instance VPC); returns its id. */

@@ -85,13 +85,14 @@ class S3GatewayEndpointIT {
 
     @Test
     void aSubnetWithItsOwnRouteTableIsAddedToKeelsEndpoint() {
-        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        LocalStackAccount aws = new LocalStackAccount();
+        String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
         ProvisioningTarget first = target(aws, S3GatewayEndpointMode.CREATE);
         driver.applyStep("prepare-network-paths", first);
         String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
 
         String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
-        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(internetGateway(aws)));
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(gateway));
         String subnet = aws.zones.get(1).subnetId();
         aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(subnet));
 
@@ -169,23 +170,12 @@ class S3GatewayEndpointIT {
     }
 
     private static String mainRouteTable(LocalStackAccount aws) {
-        return aws.ec2.describeRouteTables(b -> b.filters(f -> f.name("vpc-id").values(aws.vpcId),
-                f -> f.name("association.main").values("true"))).routeTables().getFirst().routeTableId();
+        return InternetRoute.mainRouteTable(aws.ec2, aws.vpcId);
     }
 
     /** The VPC with an internet gateway as its main route table's default route: how the brokers reach the EC2 API. */
     private static LocalStackAccount withInternetRoute(LocalStackAccount aws) {
-        String main = mainRouteTable(aws);
-        aws.ec2.createRoute(b -> b.routeTableId(main).destinationCidrBlock("0.0.0.0/0").gatewayId(internetGateway(aws)));
+        InternetRoute.addTo(aws.ec2, aws.vpcId);
         return aws;
-    }
-
-    private static String internetGateway(LocalStackAccount aws) {
-        return aws.ec2.describeInternetGateways(b -> b.filters(f -> f.name("attachment.vpc-id").values(aws.vpcId)))
-                .internetGateways().stream().findFirst().map(g -> g.internetGatewayId()).orElseGet(() -> {
-                    String id = aws.ec2.createInternetGateway(b -> { }).internetGateway().internetGatewayId();
-                    aws.ec2.attachInternetGateway(b -> b.internetGatewayId(id).vpcId(aws.vpcId));
-                    return id;
-                });
     }
 }

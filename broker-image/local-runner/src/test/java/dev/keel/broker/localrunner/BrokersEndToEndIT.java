@@ -202,6 +202,13 @@ class BrokersEndToEndIT {
             subnets.add(Map.of("availabilityZone", zone, "subnetId",
                     ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId()));
         }
+        // As in a real VPC, a default route (here to an internet gateway) on the main route table: the brokers' way to
+        // the EC2 API, which Keel checks before it creates anything.
+        String gateway = ec2.createInternetGateway(b -> { }).internetGateway().internetGatewayId();
+        ec2.attachInternetGateway(b -> b.internetGatewayId(gateway).vpcId(vpcId));
+        ec2.createRoute(b -> b.destinationCidrBlock("0.0.0.0/0").gatewayId(gateway).routeTableId(ec2.describeRouteTables(
+                r -> r.filters(f -> f.name("vpc-id").values(vpcId), f -> f.name("association.main").values("true")))
+                .routeTables().getFirst().routeTableId()));
         Response account = call("POST", "/cloud-accounts", Map.of("name", "e2e-" + suffix,
                 "awsAccountId", roleArn.split(":")[4], "roleArn", roleArn, "regions", List.of(REGION)));
         assertThat(account.status).as(account.body).isEqualTo(201);
