@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -66,13 +67,8 @@ class MigrationsTest {
 
     @Test
     void v008OpensACapacityPeriodForEveryInstanceThatRanWhenItWasApplied() throws Exception {
-        String url = Database.fresh();
-        try {
-            DataSource database = Database.dataSource(url);
-            load(database, fixture("V007.sql"));
-            flyway(database, MigrationVersion.fromVersion("8")).migrate();
-
-            List<String> periods = JdbcClient.create(database).sql("""
+        migrated("V007.sql", "8", jdbc -> {
+            List<String> periods = jdbc.sql("""
                             SELECT i.name, o.slug, p.aku, p.started_at, p.ended_at
                             FROM capacity_periods p JOIN instances i ON i.id = p.instance_id
                                                     JOIN organizations o ON o.id = p.organization_id
@@ -88,23 +84,26 @@ class MigrationsTest {
                     "failed-scale acme 3 AKU from 2026-10-04T00:03:00Z to null",
                     "running acme 3 AKU from 2026-10-01T10:05:00Z to null",
                     "running-scaled acme 6 AKU from 2026-10-02T08:00:00Z to null");
-        } finally {
-            Database.drop(url);
-        }
+        });
     }
 
     @Test
     void v011LeavesTheRoutingOfEveryInstanceCreatedBeforeItAlone() throws Exception {
-        String url = Database.fresh();
-        try {
-            DataSource database = Database.dataSource(url);
-            load(database, fixture("V007.sql"));
-            flyway(database, MigrationVersion.fromVersion("11")).migrate();
-
-            JdbcClient jdbc = JdbcClient.create(database);
+        migrated("V007.sql", "11", jdbc -> {
             assertThat(jdbc.sql("SELECT DISTINCT s3_gateway_endpoint FROM instances").query(String.class).list())
                     .containsExactly("NONE");
             assertThat(jdbc.sql("SELECT count(*) FROM instances").query(Long.class).single()).isPositive();
+        });
+    }
+
+    /** Checks what migrating {@code fixture}'s rows up to {@code version} made of them, in a database of their own. */
+    private static void migrated(String fixture, String version, Consumer<JdbcClient> check) throws Exception {
+        String url = Database.fresh();
+        try {
+            DataSource database = Database.dataSource(url);
+            load(database, fixture(fixture));
+            flyway(database, MigrationVersion.fromVersion(version)).migrate();
+            check.accept(JdbcClient.create(database));
         } finally {
             Database.drop(url);
         }
