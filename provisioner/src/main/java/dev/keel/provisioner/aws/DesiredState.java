@@ -218,8 +218,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
                 // The agent finds its peers with ec2:DescribeInstances; it mounts FSx over NFS, within the VPC.
                 List.of(services + "ec2"),
                 S3_GATEWAY_ENDPOINT_NAME,
-                // One endpoint per VPC whichever instance asks first: the token is the VPC's, not the instance's.
-                "keel-s3-" + target.vpcId());
+                // The instance's, not the VPC's: AWS answers a token it knows with the endpoint it made then, even one
+                // deleted since with the VPC's last instance, which a later instance's create must not be handed.
+                "keel-s3-" + id.toString().replace("-", ""));
         return new DesiredState(id, target.region(), partition, target.walType(), data, ops, role, sg, lt,
                 List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), target.impairedBrokers(), paths);
     }

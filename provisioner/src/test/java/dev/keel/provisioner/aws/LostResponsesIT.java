@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 
 /**
  * Every create call's request reaches AWS and its answer is lost: the step fails not knowing what it made, and its
  * retry finds it by its tags and name instead of making it again. Each WAL type ends with no resource made twice
- * and, after the delete, none left. Against LocalStack, which (unlike AWS) ignores RunInstances' client token, and
+ * and, after the delete, none left. Against LocalStack, which (unlike AWS) ignores the client tokens of RunInstances
+ * and CreateVpcEndpoint, and
  * the FSx emulator.
  */
 class LostResponsesIT {
@@ -27,9 +29,14 @@ class LostResponsesIT {
     /** Every call that creates something, by service. */
     static final Set<String> CREATES = Set.of("S3:CreateBucket", "Iam:CreateRole", "Iam:CreateInstanceProfile",
             "Ec2:CreateSecurityGroup", "Ec2:CreateLaunchTemplate", "Ec2:CreateVolume", "Ec2:RunInstances",
+            "Ec2:CreateVpcEndpoint",
             "FSx:CreateFileSystem", "FSx:CreateStorageVirtualMachine", "FSx:CreateVolume");
 
     static final LocalStackAccount aws = new LocalStackAccount();
+
+    static {
+        InternetRoute.addTo(aws.ec2, aws.vpcId);
+    }
 
     @Test
     void noResourceIsMadeTwiceAndNoneIsLeftBehind() {
@@ -41,7 +48,7 @@ class LostResponsesIT {
                 ProvisioningTarget target = new ProvisioningTarget(UUID.randomUUID(), "lost-" + wal.name().toLowerCase(),
                         LocalStackAccount.REGION, aws.account, aws.vpcId, aws.zones.subList(0, zones), wal, 3,
                         wal == WalType.FSWAL ? 384 : null, wal == WalType.FSWAL ? 2 : null, "t3.micro", 3, "4.1.0",
-                        Inventory.EMPTY, null);
+                        Inventory.EMPTY, null).withS3GatewayEndpoint(S3GatewayEndpointMode.CREATE);
 
                 ProvisioningTarget created = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE, target);
 

@@ -14,17 +14,23 @@ import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
+import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 
 /**
  * For every WAL type and every kind of change, the changes the steps apply, concatenated, are exactly the plan made
- * just before: create, scale up and down, an FSx change, a repair, a delete. Against LocalStack and the FSx emulator.
+ * just before: create, scale up and down, an FSx change, a repair, a delete; the S3 gateway endpoint included. Against
+ * LocalStack and the FSx emulator.
  */
 class PlanEqualsApplyIT {
 
     static final LocalStackAccount aws = new LocalStackAccount();
     @AutoClose
     static final AwsProvisioningDriver driver = aws.driverWithFsx();
+
+    static {
+        InternetRoute.addTo(aws.ec2, aws.vpcId);
+    }
 
     @Test
     void ebsInOneZone() {
@@ -78,6 +84,6 @@ class PlanEqualsApplyIT {
     private static ProvisioningTarget target(WalType wal, int zones, int brokers, Integer fsxThroughput, Integer fsxCount) {
         return new ProvisioningTarget(UUID.randomUUID(), "plan-" + wal.name().toLowerCase(), LocalStackAccount.REGION,
                 aws.account, aws.vpcId, aws.zones.subList(0, zones), wal, brokers, fsxThroughput, fsxCount, "t3.micro",
-                brokers, "4.1.0", Inventory.EMPTY, null);
+                brokers, "4.1.0", Inventory.EMPTY, null).withS3GatewayEndpoint(S3GatewayEndpointMode.CREATE);
     }
 }

@@ -182,8 +182,8 @@ public final class S3GatewayEndpoint implements ManagedResource {
                     .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(routeTables).clientToken(want.clientToken())
                     .tagSpecifications(Tags.ec2(ResourceType.VPC_ENDPOINT, tags)));
         } catch (SdkException e) {
-            // Another instance of the VPC created it first (with other route tables, under the same token), or put
-            // a route to S3 on one of these tables meanwhile: observe again and add what is still missing.
+            // Another instance of the VPC created its endpoint first, or someone put a route to S3 on one of these
+            // tables meanwhile: observe again and add what is still missing.
             if (AwsCalls.hasCode(e, "IdempotentParameterMismatch", "RouteAlreadyExists")) {
                 throw new ProvisioningException("S3_GATEWAY_ENDPOINT_RACE", "The VPC's S3 gateway endpoint changed "
                         + "while Keel was creating it; the step will be tried again.", true);
