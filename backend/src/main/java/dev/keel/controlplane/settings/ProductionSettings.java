@@ -51,12 +51,12 @@ public final class ProductionSettings {
     }
 
     /** The shipped list, with the development values of the shipped application-local.yaml. */
-    public static ProductionSettings shipped() {
+    static ProductionSettings shipped() {
         return new ProductionSettings(REQUIRED, localDevelopmentValues());
     }
 
     /** Throws {@link UnsafeSettingsException} naming every setting that is missing or a development value. */
-    public void check(Environment environment) {
+    void check(Environment environment) {
         List<String> problems = problems(environment);
         if (!problems.isEmpty()) {
             throw new UnsafeSettingsException(problems);

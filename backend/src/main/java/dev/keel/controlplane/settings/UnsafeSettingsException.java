@@ -3,7 +3,7 @@ package dev.keel.controlplane.settings;
 import java.util.List;
 
 /** The settings that stop the control plane from starting, one line each. */
-public class UnsafeSettingsException extends IllegalStateException {
+class UnsafeSettingsException extends IllegalStateException {
 
     private final List<String> problems;
 
@@ -12,7 +12,7 @@ public class UnsafeSettingsException extends IllegalStateException {
         this.problems = List.copyOf(problems);
     }
 
-    public List<String> problems() {
+    List<String> problems() {
         return problems;
     }
 }

@@ -30,10 +30,7 @@ class ProductionSettingsTest {
 
     @Test
     void outsideLocalDevelopmentTheDevelopmentValuesAreRefused() {
-        MockEnvironment environment = new MockEnvironment()
-                .withProperty("keel.provisioning.driver", "aws")
-                .withProperty("keel.ingest.secret", "local-development-ingest-secret-0123456789")
-                .withProperty("keel.control-plane.aws-account-id", "000000000000");
+        MockEnvironment environment = deployment("local-development-ingest-secret-0123456789", "000000000000");
 
         assertThat(settings.problems(environment)).containsExactly(
                 "KEEL_INGEST_SECRET (keel.ingest.secret) has the local-development value: signs the tokens broker agents"
@@ -44,10 +41,7 @@ class ProductionSettingsTest {
 
     @Test
     void aDeploymentThatGivesEverySettingStarts() {
-        MockEnvironment environment = new MockEnvironment()
-                .withProperty("keel.provisioning.driver", "aws")
-                .withProperty("keel.ingest.secret", "b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8")
-                .withProperty("keel.control-plane.aws-account-id", "123456789012");
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012");
 
         assertThatNoException().isThrownBy(() -> settings.check(environment));
     }
@@ -78,5 +72,13 @@ class ProductionSettingsTest {
 
         assertThatThrownBy(() -> new ProductionSettings(List.of(setting), new MapPropertySource("local", Map.of())))
                 .hasMessage("local has no development value for keel.example");
+    }
+
+    /** A deployment without a profile, with the AWS driver. */
+    private static MockEnvironment deployment(String ingestSecret, String controlPlaneAccount) {
+        return new MockEnvironment()
+                .withProperty("keel.provisioning.driver", "aws")
+                .withProperty("keel.ingest.secret", ingestSecret)
+                .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount);
     }
 }
