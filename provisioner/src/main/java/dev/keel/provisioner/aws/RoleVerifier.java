@@ -22,11 +22,6 @@ import software.amazon.awssdk.services.iam.model.PolicyEvaluationDecisionType;
  */
 final class RoleVerifier {
 
-    private static final List<ContextEntry> CONTEXT = RequiredPermissions.CONTEXT.entrySet().stream()
-            .map(e -> ContextEntry.builder().contextKeyName(e.getKey()).contextKeyValues(e.getValue())
-                    .contextKeyType(ContextKeyTypeEnum.STRING).build())
-            .toList();
-
     private final AwsClients clients;
 
     RoleVerifier(AwsClients clients) {
@@ -45,12 +40,16 @@ final class RoleVerifier {
                     + account.externalId() + " (" + e.getMessage() + "). The role's trust policy must let Keel's "
                     + "account call sts:AssumeRole with that sts:ExternalId; the onboarding template sets it up.");
         }
+        List<ContextEntry> context = RequiredPermissions.context(account.roleArn()).entrySet().stream()
+                .map(e -> ContextEntry.builder().contextKeyName(e.getKey()).contextKeyValues(e.getValue())
+                        .contextKeyType(ContextKeyTypeEnum.STRING).build())
+                .toList();
         try (iam) {
             Set<String> missing = new TreeSet<>();
             for (Map.Entry<String, List<String>> probe : RequiredPermissions.byResource(account.roleArn()).entrySet()) {
                 AwsCalls.run("iam:SimulatePrincipalPolicy", () -> iam.simulatePrincipalPolicyPaginator(b -> b
                                 .policySourceArn(account.roleArn()).actionNames(probe.getValue())
-                                .resourceArns(probe.getKey()).contextEntries(CONTEXT))
+                                .resourceArns(probe.getKey()).contextEntries(context))
                         .evaluationResults()
                         .forEach(result -> {
                             if (result.evalDecision() != PolicyEvaluationDecisionType.ALLOWED) {
