@@ -19,13 +19,13 @@ import software.amazon.awssdk.services.iam.model.Role;
 /**
  * Every broker role the provisioner creates carries the account's permissions boundary, whatever the WAL type, as
  * IAM itself reports it; a boundary taken off behind Keel's back shows in a repair's plan and is put back. Against
- * LocalStack.
+ * LocalStack (and the FSx emulator, which a FSWAL instance's observation reads).
  */
 class BrokerRoleBoundaryIT {
 
     static final LocalStackAccount aws = new LocalStackAccount();
     @AutoClose
-    static final AwsProvisioningDriver driver = new AwsProvisioningDriver(aws.settings());
+    static final AwsProvisioningDriver driver = aws.driverWithFsx();
 
     @ParameterizedTest
     @EnumSource(WalType.class)
@@ -39,6 +39,8 @@ class BrokerRoleBoundaryIT {
         String boundary = "arn:aws:iam::" + aws.account.awsAccountId() + ":policy/keel/"
                 + aws.account.roleArn().substring(aws.account.roleArn().lastIndexOf('/') + 1) + "-broker-boundary";
         assertThat(desired.role().permissionsBoundary()).isEqualTo(boundary);
+        assertThat(aws.iam.getPolicy(b -> b.policyArn(boundary)).policy().path()).as("the account's boundary")
+                .isEqualTo("/keel/");
 
         t = t.withObserved(driver.apply("create-broker-role", t));
 
