@@ -20,7 +20,15 @@ INSERT INTO cloud_accounts (id, organization_id, name, aws_account_id, role_arn,
      '2026-09-01T02:00:00Z', '{ec2:RunInstances}', NULL, '2026-09-01T02:00:00Z', '2026-09-20T00:00:00Z'),
     ('00000000-0000-4000-8000-0000000000a3', '00000000-0000-4000-8000-000000000002', 'main', '333333333333',
      'arn:aws:iam::333333333333:role/KeelControlPlane', '{us-east-1}', 'VERIFIED',
-     '2026-09-02T01:00:00Z', '{}', NULL, '2026-09-02T01:00:00Z', NULL);
+     '2026-09-02T01:00:00Z', '{}', NULL, '2026-09-02T01:00:00Z', NULL),
+    -- The role of "production" registered again by globex (its name in another case: the same IAM role), and once
+    -- by an account since deleted: V012 gives the role to "production", the earliest live registration.
+    ('00000000-0000-4000-8000-0000000000a4', '00000000-0000-4000-8000-000000000002', 'borrowed', '111111111111',
+     'arn:aws:iam::111111111111:role/keelcontrolplane', '{us-east-1}', 'VERIFIED',
+     '2026-09-03T01:00:00Z', '{}', NULL, '2026-09-03T01:00:00Z', NULL),
+    ('00000000-0000-4000-8000-0000000000a5', '00000000-0000-4000-8000-000000000002', 'gone', '111111111111',
+     'arn:aws:iam::111111111111:role/KeelControlPlane', '{us-east-1}', 'VERIFIED',
+     '2026-08-01T01:00:00Z', '{}', NULL, '2026-08-01T01:00:00Z', '2026-08-15T00:00:00Z');
 
 -- One instance per state; the name says what happened to it.
 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets, zone_count,
@@ -154,14 +162,3 @@ INSERT INTO broker_drains (instance_id, ec2_instance_id, node_id, drain_to, requ
                            message, updated_at) VALUES
     ('00000000-0000-4000-8000-000000000102', 'i-0123456789abcdef5', 5, '{0,1,2}', '2026-10-05T11:58:00Z', 'DRAINED', 0,
      NULL, '2026-10-05T11:59:00Z');
-
--- One role registered by two organizations (globex after acme, as a case variant of its name) and once more by an
--- account since deleted: V012 gives the role to acme's account, the earliest live one.
-INSERT INTO cloud_accounts (id, organization_id, name, aws_account_id, role_arn, regions, status,
-                            verification_checked_at, missing_actions, verification_message, created_at, deleted_at) VALUES
-    ('00000000-0000-4000-8000-0000000000a4', '00000000-0000-4000-8000-000000000002', 'borrowed', '111111111111',
-     'arn:aws:iam::111111111111:role/keelcontrolplane', '{us-east-1}', 'VERIFIED',
-     '2026-09-03T01:00:00Z', '{}', NULL, '2026-09-03T01:00:00Z', NULL),
-    ('00000000-0000-4000-8000-0000000000a5', '00000000-0000-4000-8000-000000000002', 'gone', '111111111111',
-     'arn:aws:iam::111111111111:role/KeelControlPlane', '{us-east-1}', 'VERIFIED',
-     '2026-08-01T01:00:00Z', '{}', NULL, '2026-08-01T01:00:00Z', '2026-08-15T00:00:00Z');
