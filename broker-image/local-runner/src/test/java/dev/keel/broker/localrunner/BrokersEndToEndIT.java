@@ -129,7 +129,8 @@ class BrokersEndToEndIT {
         Path jar = Files.copy(BACKEND_JAR, log.resolveSibling("keel-backend-e2e.jar"), StandardCopyOption.REPLACE_EXISTING);
         ProcessBuilder pb = new ProcessBuilder(Main.javaBin(), "-Xmx384m", "-jar", jar.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().putAll(Map.of("KEEL_PROVISIONING_DRIVER", "aws", "KEEL_AWS_WAIT_SCALE", "0.02",
+        pb.environment().putAll(Map.of("SPRING_PROFILES_ACTIVE", "local", "KEEL_PROVISIONING_DRIVER", "aws",
+                "KEEL_AWS_WAIT_SCALE", "0.02",
                 "SERVER_PORT", Integer.toString(port), "KEEL_MANAGEMENT_PORT", "0", "KEEL_WORKER_ID", "e2e-" + suffix,
                 "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
                 // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
