@@ -163,7 +163,7 @@ test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wi
     await expect(page.getByTestId('review-fsx')).toHaveText('1 × 768 MBps');
     const plan = page.getByTestId('plan');
     await expect(page.getByTestId('plan-summary')).toContainText('to create');
-    for (const resource of ['data-bucket', 'broker-role', 'security-group', 'wal-fs-0', 'wal-svm-0', 'launch-template', 'broker-5']) {
+    for (const resource of ['s3-gateway-endpoint', 'data-bucket', 'broker-role', 'security-group', 'wal-fs-0', 'wal-svm-0', 'launch-template', 'broker-5']) {
       await expect(plan).toContainText(resource);
     }
 
