@@ -84,7 +84,8 @@ describe('update capacity modal', () => {
     setAku('10');
     await waitFor(() => expect(screen.getByTestId('cost-delta').textContent).toBe('+$800 per month (+66.67%)'));
     expect(screen.getByTestId('cost-proposed').textContent).toBe('$2,000 per month');
-    const spec = { region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, fsx: { throughputMBps: 768, count: 1 } };
+    // Priced with the instance's S3 gateway endpoint option, as the API prices the instance itself.
+    const spec = { region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, fsx: { throughputMBps: 768, count: 1 }, s3GatewayEndpoint: 'CREATE' };
     expect(await Promise.all(sent(api, estimatePath).map(body))).toEqual([
       { ...spec, aku: 6 },
       { ...spec, aku: 10 },
