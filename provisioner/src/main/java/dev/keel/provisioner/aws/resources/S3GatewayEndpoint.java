@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import dev.keel.provisioner.ProvisioningException;
@@ -37,7 +36,6 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
  */
 public final class S3GatewayEndpoint implements ManagedResource {
 
-    private static final String ROUTE_TABLES = "routeTables";
     /** Of an S3 gateway endpoint: how many other Keel instances have a security group in its VPC. */
     private static final String OTHER_INSTANCES = "otherInstances";
     /** Of a subnet's route: the S3 gateway endpoint on its route table, whoever made it. */
@@ -61,7 +59,7 @@ public final class S3GatewayEndpoint implements ManagedResource {
                 && want.s3ServiceName().equals(e.serviceName())).toList();
         String privateApis = endpoints.stream().filter(e -> e.vpcEndpointType() == VpcEndpointType.INTERFACE
                         && Boolean.TRUE.equals(e.privateDnsEnabled())).map(VpcEndpoint::serviceName)
-                .collect(Collectors.toCollection(TreeSet::new)).stream().collect(Collectors.joining(","));
+                .distinct().sorted().collect(Collectors.joining(","));
 
         List<ObservedState.Resource> found = new ArrayList<>();
         List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
@@ -69,8 +67,8 @@ public final class S3GatewayEndpoint implements ManagedResource {
             long others = otherInstances(ec2, desired);
             for (VpcEndpoint e : keels) {
                 found.add(new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
-                        e.vpcEndpointId(), Map.of(ROUTE_TABLES, String.join(",", e.routeTableIds()),
-                        "state", String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others))));
+                        e.vpcEndpointId(), Map.of("state", String.valueOf(e.stateAsString()).toLowerCase(),
+                        OTHER_INSTANCES, Long.toString(others))));
             }
         }
         for (String subnet : want.subnetIds()) {
@@ -80,7 +78,6 @@ public final class S3GatewayEndpoint implements ManagedResource {
             }
             String id = table.get().routeTableId();
             Map<String, String> attributes = new LinkedHashMap<>();
-            attributes.put("main", Boolean.toString(table.get().associations().stream().noneMatch(a -> subnet.equals(a.subnetId()))));
             s3.stream().filter(e -> e.routeTableIds().contains(id)).findFirst()
                     .ifPresent(e -> attributes.put(S3_ENDPOINT, e.vpcEndpointId()));
             defaultRoute(table.get()).ifPresent(target -> attributes.put(DEFAULT_ROUTE, target));
