@@ -181,7 +181,8 @@ public class CloudAccounts {
         long users = usages.stream().mapToLong(u -> u.liveInstancesUsing(caller.organizationId(), id)).sum();
         if (users > 0) {
             throw ApiException.of(ProblemType.CLOUD_ACCOUNT_IN_USE, "Cloud account " + account.name() + " still hosts " + users
-                    + " instance(s); delete them first.");
+                    + " instance(s), or the data bucket a delete keeps until its retention ends; delete the instances "
+                    + "first, and wait for their data to be deleted (or delete them with purge as an admin).");
         }
         jdbc.sql("UPDATE cloud_accounts SET deleted_at = now() WHERE id = ?").param(id).update();
         audit.record(caller, "cloud-account.delete", "cloud-account", id, account, null);

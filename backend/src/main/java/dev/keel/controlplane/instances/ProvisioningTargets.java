@@ -37,6 +37,7 @@ class ProvisioningTargets {
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
-                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()));
+                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
+                instance.dataRetainedUntil());
     }
 }
