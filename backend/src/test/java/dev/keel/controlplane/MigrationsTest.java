@@ -93,6 +93,26 @@ class MigrationsTest {
         }
     }
 
+    @Test
+    void v010LeavesEveryExistingInstanceDeletableWithNoDataKept() throws Exception {
+        String url = Database.fresh();
+        try {
+            DataSource database = Database.dataSource(url);
+            load(database, fixture("V007.sql"));
+            flyway(database, MigrationVersion.fromVersion("10")).migrate();
+
+            List<String> instances = JdbcClient.create(database).sql("""
+                            SELECT name, deletion_protection, data_retained_until FROM instances ORDER BY name
+                            """)
+                    .query((rs, n) -> rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getTimestamp(3))
+                    .list();
+            // Deletable as before the setting existed, deleted ones included: their data went with them.
+            assertThat(instances).isNotEmpty().allSatisfy(row -> assertThat(row).endsWith(" false null"));
+        } finally {
+            Database.drop(url);
+        }
+    }
+
     /** The fixture's rows in a new database migrated to the fixture's version. */
     private static void load(DataSource database, Resource fixture) throws IOException, SQLException {
         String version = fixture.getFilename().replaceFirst("^V(\\d+)\\.sql$", "$1");
