@@ -5,6 +5,5 @@ import java.util.UUID;
 /** Who still depends on a cloud account; implemented by the features that place things in one. */
 public interface CloudAccountUsage {
 
-    /** Instances in the account that are not deleted, or whose data a delete keeps there for now. */
     long liveInstancesUsing(UUID organizationId, UUID cloudAccountId);
 }

@@ -71,6 +71,21 @@ public class CloudAccounts {
                 .optional();
     }
 
+    /**
+     * The account as it was registered, also once deleted: the data bucket a deleted instance keeps in it is still
+     * deleted through its role when its retention ends.
+     */
+    public CloudAccount registered(UUID organizationId, UUID id) {
+        return jdbc.sql("""
+                SELECT a.*, o.external_id FROM cloud_accounts a JOIN organizations o ON o.id = a.organization_id
+                WHERE a.organization_id = ? AND a.id = ?
+                """)
+                .params(organizationId, id)
+                .query(this::account)
+                .optional()
+                .orElseThrow(() -> ApiException.notFound("Cloud account", id));
+    }
+
     public CloudAccount get(UUID organizationId, UUID id) {
         return find(organizationId, id).orElseThrow(() -> ApiException.notFound("Cloud account", id));
     }
@@ -181,8 +196,7 @@ public class CloudAccounts {
         long users = usages.stream().mapToLong(u -> u.liveInstancesUsing(caller.organizationId(), id)).sum();
         if (users > 0) {
             throw ApiException.of(ProblemType.CLOUD_ACCOUNT_IN_USE, "Cloud account " + account.name() + " still hosts " + users
-                    + " instance(s), or the data bucket a delete keeps until its retention ends; delete the instances "
-                    + "first, and wait for their data to be deleted (or delete them with purge as an admin).");
+                    + " instance(s); delete them first.");
         }
         jdbc.sql("UPDATE cloud_accounts SET deleted_at = now() WHERE id = ?").param(id).update();
         audit.record(caller, "cloud-account.delete", "cloud-account", id, account, null);

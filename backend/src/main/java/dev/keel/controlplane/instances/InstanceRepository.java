@@ -77,11 +77,9 @@ class InstanceRepository {
                 .params(organizationId, name).query(Long.class).single() > 0;
     }
 
-    /** Instances in the account that are not deleted, or deleted with their data bucket still kept there. */
     long liveUsing(UUID organizationId, UUID cloudAccountId) {
         return jdbc.sql("""
-                SELECT count(*) FROM instances WHERE organization_id = ? AND cloud_account_id = ?
-                                                 AND (state <> 'DELETED' OR data_retained_until IS NOT NULL)
+                SELECT count(*) FROM instances WHERE organization_id = ? AND cloud_account_id = ? AND state <> 'DELETED'
                 """).params(organizationId, cloudAccountId).query(Long.class).single();
     }
 

@@ -26,7 +26,8 @@ class ProvisioningTargets {
     }
 
     ProvisioningTarget of(Instance instance) {
-        CloudAccount account = accounts.get(instance.organizationId(), instance.cloudAccountId());
+        // Registered, also if deleted since: a deleted instance's kept data is deleted through the account's role.
+        CloudAccount account = accounts.registered(instance.organizationId(), instance.cloudAccountId());
         InstanceSpec spec = instance.spec();
         SizingCatalog.Sizing sizing = catalogs.version(spec.catalogVersion()).sizingOf(spec.aku());
         return new ProvisioningTarget(instance.id(), instance.name(), instance.region(),

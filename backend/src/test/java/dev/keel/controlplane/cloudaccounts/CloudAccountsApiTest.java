@@ -129,10 +129,8 @@ class CloudAccountsApiTest extends ApiTest {
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.json().get("detail").asString()).contains("1 instance");
 
-        ApiClient admin = api(ADMIN);
-        String deleteOperation = admin.delete("/instances/" + instance.get("id").asString() + "?purge=true").json()
-                .get("id").asString();
-        awaitOperation(admin, deleteOperation, "SUCCEEDED");
+        String deleteOperation = api.delete("/instances/" + instance.get("id").asString()).json().get("id").asString();
+        awaitOperation(api, deleteOperation, "SUCCEEDED");
         assertThat(api.delete("/cloud-accounts/" + accountId).status()).isEqualTo(204);
         assertThat(api.get("/cloud-accounts/" + accountId).status()).isEqualTo(404);
     }
