@@ -80,14 +80,18 @@ async function subnetChoices(row: number) {
 }
 
 /** The wizard with a valid draft, on its review step. */
-async function renderAtReview(api: ReturnType<typeof fakeApi>) {
-  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+/** Leaves basics, network and storage as they are, for review. */
+async function toReview() {
   next();
   await step('network');
   next();
   await step('storage');
   next();
   await step('review');
+}
+async function renderAtReview(api: ReturnType<typeof fakeApi>) {
+  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+  await toReview();
 }
 
 describe('create-instance wizard', () => {
@@ -105,12 +109,7 @@ describe('create-instance wizard', () => {
     });
     act(() => toggle().click());
     expect(toggle().getElement().checked).toBe(false);
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
     expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'orders-prod', deletionProtection: false }));
@@ -300,12 +299,7 @@ describe('create-instance wizard', () => {
       />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('network');
     expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
@@ -328,12 +322,7 @@ describe('create-instance wizard', () => {
       <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -66,48 +67,43 @@ class MigrationsTest {
 
     @Test
     void v008OpensACapacityPeriodForEveryInstanceThatRanWhenItWasApplied() throws Exception {
-        String url = Database.fresh();
-        try {
-            DataSource database = Database.dataSource(url);
-            load(database, fixture("V007.sql"));
-            flyway(database, MigrationVersion.fromVersion("8")).migrate();
-
-            List<String> periods = JdbcClient.create(database).sql("""
-                            SELECT i.name, o.slug, p.aku, p.started_at, p.ended_at
-                            FROM capacity_periods p JOIN instances i ON i.id = p.instance_id
-                                                    JOIN organizations o ON o.id = p.organization_id
-                            ORDER BY i.name
-                            """)
-                    .query((rs, n) -> rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3) + " AKU from "
-                            + rs.getTimestamp(4).toInstant() + " to " + rs.getTimestamp(5))
-                    .list();
-            // From the create's success, at the capacity the row holds; not an instance whose create failed or has
-            // not finished, nor one deleted or being deleted.
-            assertThat(periods).containsExactly(
-                    "changing globex 9 AKU from 2026-10-03T00:04:00Z to null",
-                    "failed-scale acme 3 AKU from 2026-10-04T00:03:00Z to null",
-                    "running acme 3 AKU from 2026-10-01T10:05:00Z to null",
-                    "running-scaled acme 6 AKU from 2026-10-02T08:00:00Z to null");
-        } finally {
-            Database.drop(url);
-        }
+        List<String> periods = migrated("V007.sql", "8", jdbc -> jdbc.sql("""
+                        SELECT i.name, o.slug, p.aku, p.started_at, p.ended_at
+                        FROM capacity_periods p JOIN instances i ON i.id = p.instance_id
+                                                JOIN organizations o ON o.id = p.organization_id
+                        ORDER BY i.name
+                        """)
+                .query((rs, n) -> rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3) + " AKU from "
+                        + rs.getTimestamp(4).toInstant() + " to " + rs.getTimestamp(5))
+                .list());
+        // From the create's success, at the capacity the row holds; not an instance whose create failed or has
+        // not finished, nor one deleted or being deleted.
+        assertThat(periods).containsExactly(
+                "changing globex 9 AKU from 2026-10-03T00:04:00Z to null",
+                "failed-scale acme 3 AKU from 2026-10-04T00:03:00Z to null",
+                "running acme 3 AKU from 2026-10-01T10:05:00Z to null",
+                "running-scaled acme 6 AKU from 2026-10-02T08:00:00Z to null");
     }
 
     @Test
     void v010LeavesEveryExistingInstanceDeletableWithNoDataKept() throws Exception {
+        List<String> instances = migrated("V007.sql", "10", jdbc -> jdbc.sql("""
+                        SELECT name, deletion_protection, data_retained_until FROM instances ORDER BY name
+                        """)
+                .query((rs, n) -> rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getTimestamp(3))
+                .list());
+        // Deletable as before the setting existed, deleted ones included: their data went with them.
+        assertThat(instances).isNotEmpty().allSatisfy(row -> assertThat(row).endsWith(" false null"));
+    }
+
+    /** What {@code read} finds in a new database holding {@code fixture}'s rows, migrated to {@code version}. */
+    private static <T> T migrated(String fixture, String version, Function<JdbcClient, T> read) throws Exception {
         String url = Database.fresh();
         try {
             DataSource database = Database.dataSource(url);
-            load(database, fixture("V007.sql"));
-            flyway(database, MigrationVersion.fromVersion("10")).migrate();
-
-            List<String> instances = JdbcClient.create(database).sql("""
-                            SELECT name, deletion_protection, data_retained_until FROM instances ORDER BY name
-                            """)
-                    .query((rs, n) -> rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getTimestamp(3))
-                    .list();
-            // Deletable as before the setting existed, deleted ones included: their data went with them.
-            assertThat(instances).isNotEmpty().allSatisfy(row -> assertThat(row).endsWith(" false null"));
+            load(database, fixture(fixture));
+            flyway(database, MigrationVersion.fromVersion(version)).migrate();
+            return read.apply(JdbcClient.create(database));
         } finally {
             Database.drop(url);
         }
