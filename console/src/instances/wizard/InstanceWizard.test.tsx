@@ -11,7 +11,7 @@ import { InstanceWizard } from './InstanceWizard';
 const estimate = costEstimate();
 
 const valid: SpecDraft = {
-  basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1' },
+  basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1', deletionProtection: true },
   network: {
     zones: 3,
     vpcId: 'vpc-0a1b2c3d4e5f67890',
@@ -81,8 +81,8 @@ async function subnetChoices(row: number) {
 }
 
 /** The wizard with a valid draft, on its review step. */
-async function renderAtReview(api: ReturnType<typeof fakeApi>) {
-  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+/** Leaves basics, network and storage as they are, for review. */
+async function toReview() {
   next();
   await step('network');
   next();
@@ -90,8 +90,32 @@ async function renderAtReview(api: ReturnType<typeof fakeApi>) {
   next();
   await step('review');
 }
+async function renderAtReview(api: ReturnType<typeof fakeApi>, initial: SpecDraft = valid) {
+  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={initial} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+  await toReview();
+}
 
 describe('create-instance wizard', () => {
+  it('protects a new instance from deletion unless told not to, and sends what was chosen', async () => {
+    const toggle = () => createWrapper(document.body).findToggle('[data-testid="wizard-deletion-protection"]')!.findNativeInput();
+    const fresh = renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api: fakeApi({}),
+    });
+    expect(toggle().getElement().checked).toBe(true);
+    fresh.unmount();
+
+    const submit = vi.fn(async () => undefined);
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={submit} onCancel={vi.fn()} />, {
+      api: fakeApi(routes),
+    });
+    act(() => toggle().click());
+    expect(toggle().getElement().checked).toBe(false);
+    await toReview();
+    act(() => wizard().findPrimaryButton().click());
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'orders-prod', deletionProtection: false }));
+  });
+
   it('offers only verified cloud accounts: the others are listed but cannot be chosen', () => {
     const failed = { ...failedAccount, id: 'a2b3c4d5-0000-4000-8000-000000000002', name: 'staging' };
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account, failed]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
@@ -276,12 +300,7 @@ describe('create-instance wizard', () => {
       />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('network');
     expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
@@ -304,12 +323,7 @@ describe('create-instance wizard', () => {
       <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');
@@ -352,7 +366,20 @@ describe('create-instance wizard', () => {
     expect(await sent.json()).toEqual({ ...spec, s3GatewayEndpoint: 'CREATE' });
   });
 
-  it('lets the network step leave routing alone, and then shows on review the NAT gateway the S3 traffic pays', async () => {
+  it('offers on the network step to use or create an S3 gateway endpoint, to require one, or to leave routing alone', async () => {
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api: fakeApi(routes),
+    });
+    next();
+    await step('network');
+    const modes = createWrapper(document.body).findRadioGroup('[data-testid="wizard-s3-endpoint"]')!;
+    expect(modes.findButtons().map((b) => b.findNativeInput().getElement().value)).toEqual(['CREATE', 'REQUIRE_EXISTING', 'NONE']);
+    expect(modes.findInputByValue('CREATE')!.getElement().checked).toBe(true);
+    act(() => modes.findInputByValue('NONE')!.getElement().click());
+    expect(modes.findInputByValue('NONE')!.getElement().checked).toBe(true);
+  });
+
+  it('shows on review that routing is left alone, and the NAT gateway the S3 traffic then pays', async () => {
     const withNat = costEstimate(1400);
     withNat.diskless.lines.push({
       item: 'nat-gateway',
@@ -363,17 +390,7 @@ describe('create-instance wizard', () => {
     });
     const api = fakeApi({ ...routes, 'POST /estimates': (request: Request) => request.clone().json()
       .then((body: { s3GatewayEndpoint?: string }) => json(body.s3GatewayEndpoint === 'NONE' ? withNat : estimate)) });
-    const onSubmit = vi.fn();
-    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={onSubmit} onCancel={vi.fn()} />, { api });
-    next();
-    await step('network');
-    const modes = createWrapper(document.body).findRadioGroup('[data-testid="wizard-s3-endpoint"]')!;
-    expect(modes.findInputByValue('CREATE')!.getElement().checked).toBe(true);
-    act(() => modes.findInputByValue('NONE')!.getElement().click());
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await renderAtReview(api, { ...valid, network: { ...valid.network, s3GatewayEndpoint: 'NONE' } });
     expect(screen.getByTestId('review-s3-endpoint').textContent).toBe('Leave routing alone');
     await waitFor(() => expect(screen.getByTestId('estimate-diskless-nat-gateway-monthly').textContent).toBe('$27,717'));
     expect(screen.getByTestId('estimate-diskless-nat-gateway-quantity').textContent).toBe('615,936 GiB processed');

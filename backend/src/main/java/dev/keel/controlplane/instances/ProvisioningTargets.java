@@ -26,7 +26,8 @@ class ProvisioningTargets {
     }
 
     ProvisioningTarget of(Instance instance) {
-        CloudAccount account = accounts.get(instance.organizationId(), instance.cloudAccountId());
+        // Registered, also if deleted since: a deleted instance's kept data is deleted through the account's role.
+        CloudAccount account = accounts.registered(instance.organizationId(), instance.cloudAccountId());
         InstanceSpec spec = instance.spec();
         SizingCatalog.Sizing sizing = catalogs.version(spec.catalogVersion()).sizingOf(spec.aku());
         return new ProvisioningTarget(instance.id(), instance.name(), instance.region(),
@@ -38,6 +39,6 @@ class ProvisioningTargets {
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
                 new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
-                spec.network().s3GatewayEndpoint());
+                instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint());
     }
 }
