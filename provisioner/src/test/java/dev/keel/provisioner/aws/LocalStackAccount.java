@@ -72,7 +72,7 @@ final class LocalStackAccount {
                 .role().arn();
         iam.putRolePolicy(b -> b.roleName("keel-it-access-" + suffix).policyName("keel")
                 .policyDocument("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
-                        + "[\"ec2:*\",\"s3:*\",\"iam:*\",\"fsx:*\"],\"Resource\":\"*\"}]}"));
+                        + "[\"ec2:*\",\"s3:*\",\"iam:*\",\"fsx:*\",\"ssm:GetParameter\"],\"Resource\":\"*\"}]}"));
         account = new ProvisioningTarget.Account(accountId, roleArn, externalId);
         vpcId = ec2.createVpc(b -> b.cidrBlock("10.42.0.0/16")).vpc().vpcId();
         String[] azs = {"us-east-1a", "us-east-1b", "us-east-1c"};
@@ -98,7 +98,7 @@ final class LocalStackAccount {
                 .withRetries(8, Duration.ofMillis(20), Duration.ofMillis(400))
                 // The emulators' lifecycles last seconds where AWS's last minutes: wait on the same scale.
                 .withWaits(Waits.aws().scaled(WAIT_SCALE))
-                .withDefaults(Map.of("4.1.0", "ami-00000000000000001", "1.7.3", "ami-00000000000000001"),
+                .withDefaults(Map.of("4.1.0", Targets.BROKER_IMAGE, "1.7.3", Targets.BROKER_IMAGE),
                         "http://localhost:8080/ingest")
                 // LocalStack has no FSx; FSWAL runs against the project's own emulator.
                 .withSweepFsxForEveryWal(false);
