@@ -88,7 +88,9 @@ func Start(opts Options) (*Backend, error) {
 		b.cmd = exec.Command(java, "-Dloader.path="+fixtures, "-cp", jar, "org.springframework.boot.loader.launch.PropertiesLauncher")
 	}
 	b.cmd.Env = append(os.Environ(), "SERVER_PORT="+fmt.Sprint(port), "KEEL_MANAGEMENT_PORT=0",
-		"KEEL_DB_URL="+dbURL, "KEEL_PROVISIONING_DRIVER="+opts.Driver)
+		"KEEL_DB_URL="+dbURL, "KEEL_PROVISIONING_DRIVER="+opts.Driver,
+		// Local development's settings: the AWS driver boots the development broker image in LocalStack.
+		"SPRING_PROFILES_ACTIVE=local")
 	for k, v := range stack {
 		if k != "KEEL_DB_URL" {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)

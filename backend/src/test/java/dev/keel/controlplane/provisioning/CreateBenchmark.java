@@ -50,6 +50,8 @@ public final class CreateBenchmark {
                 .run("--server.port=0",
                         "--spring.datasource.url=" + Database.fresh(),
                         "--keel.provisioning.driver=aws",
+                        // Local development: the development broker image, which LocalStack boots as any other.
+                        "--spring.profiles.active=local",
                         "--keel.provisioning.aws.endpoint=" + TestEnvironment.require("KEEL_AWS_ENDPOINT"),
                         "--keel.provisioning.aws.fsx-endpoint=" + TestEnvironment.require("KEEL_FSX_ENDPOINT"),
                         "--keel.provisioning.aws.wait-scale=" + scale,

@@ -133,7 +133,9 @@ class BrokersEndToEndIT {
                 "SERVER_PORT", Integer.toString(port), "KEEL_MANAGEMENT_PORT", "0", "KEEL_WORKER_ID", "e2e-" + suffix,
                 "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
                 // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
-                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s"));
+                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s",
+                // Local development: the development broker image, which the local runner never pulls.
+                "SPRING_PROFILES_ACTIVE", "local"));
         backend = pb.start();
         mark("backend starting on " + api + ", log " + log);
 
