@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.BootImage;
@@ -27,20 +26,12 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  */
 class BootImageIT {
 
-    static LocalStackAccount aws;
-    static AwsProvisioningDriver driver;
+    private static final LocalStackAccount aws = new LocalStackAccount();
+    private final AwsProvisioningDriver driver = new AwsProvisioningDriver(aws.settings());
 
-    @BeforeAll
-    static void account() {
-        aws = new LocalStackAccount();
-        driver = new AwsProvisioningDriver(aws.settings());
-    }
-
-    @AfterAll
-    static void close() {
-        if (driver != null) {
-            driver.close();
-        }
+    @AfterEach
+    void close() {
+        driver.close();
     }
 
     @Test
