@@ -45,6 +45,12 @@ class BrokerImagesTest {
     }
 
     @Test
+    void theCatalogReadsTheDigestButTheApiDoesNotShowIt() {
+        String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(VERSIONS.getFirst());
+        assertThat(json).contains("\"version\":\"1.7.4\"").doesNotContain("brokerImageDigest").doesNotContain(DIGEST);
+    }
+
+    @Test
     void theDevelopmentImageIsRefusedOutsideLocalDevelopmentNamingTheSetting() {
         String development = "keel-broker.invalid/development@sha256:" + "0".repeat(64);
         assertThatThrownBy(() -> DevelopmentImageGuard.check(development, new String[]{"prod"}))
