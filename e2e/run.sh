@@ -122,8 +122,8 @@ main() {
   local backend_port
   backend_port=$(free_port)
   log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
-  SERVER_PORT=$backend_port KEEL_MANAGEMENT_PORT=0 KEEL_PROVISIONING_DRIVER=aws KEEL_AWS_WAIT_SCALE=0.02 \
-    SPRING_PROFILES_ACTIVE=local spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
+  SPRING_PROFILES_ACTIVE=local SERVER_PORT=$backend_port KEEL_MANAGEMENT_PORT=0 KEEL_PROVISIONING_DRIVER=aws \
+    KEEL_AWS_WAIT_SCALE=0.02 spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
   log "starting the local runner (plays EC2 with stand-in brokers)"
   spawn local-runner "$REPO_ROOT/broker-image/local-runner/run.sh" "$KEEL_AWS_ENDPOINT" "$RUN_DIR/local-runner"
   log "serving the console on :$CONSOLE_PORT"

@@ -125,7 +125,7 @@ func (a *app) cloudAccountsRegister() *cobra.Command {
 verifies it: Keel assumes it and checks that it allows every action the provisioner calls. The answer's
 status is VERIFIED or VERIFICATION_FAILED with the missing actions.`,
 		Example: `  keel cloud-accounts register --name prod --aws-account-id 123456789012 \
-    --role-arn arn:aws:iam::123456789012:role/KeelControlPlane --region us-east-1 --region eu-west-1
+    --role-arn arn:aws:iam::123456789012:role/KeelControlPlane --region us-east-1
   keel cloud-accounts register -f account.yaml`,
 		Args: cobra.NoArgs,
 		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {

@@ -3,5 +3,5 @@ resource "keel_cloud_account" "production" {
   name           = "production"
   aws_account_id = "123456789012"
   role_arn       = "arn:aws:iam::123456789012:role/KeelControlPlane"
-  regions        = ["us-east-1", "eu-west-1"]
+  regions        = ["us-east-1"]
 }

@@ -20,7 +20,15 @@ INSERT INTO cloud_accounts (id, organization_id, name, aws_account_id, role_arn,
      '2026-09-01T02:00:00Z', '{ec2:RunInstances}', NULL, '2026-09-01T02:00:00Z', '2026-09-20T00:00:00Z'),
     ('00000000-0000-4000-8000-0000000000a3', '00000000-0000-4000-8000-000000000002', 'main', '333333333333',
      'arn:aws:iam::333333333333:role/KeelControlPlane', '{us-east-1}', 'VERIFIED',
-     '2026-09-02T01:00:00Z', '{}', NULL, '2026-09-02T01:00:00Z', NULL);
+     '2026-09-02T01:00:00Z', '{}', NULL, '2026-09-02T01:00:00Z', NULL),
+    -- The role of "production" registered again by globex (its name in another case: the same IAM role), and once
+    -- by an account since deleted: V012 gives the role to "production", the earliest live registration.
+    ('00000000-0000-4000-8000-0000000000a4', '00000000-0000-4000-8000-000000000002', 'borrowed', '111111111111',
+     'arn:aws:iam::111111111111:role/keelcontrolplane', '{us-east-1}', 'VERIFIED',
+     '2026-09-03T01:00:00Z', '{}', NULL, '2026-09-03T01:00:00Z', NULL),
+    ('00000000-0000-4000-8000-0000000000a5', '00000000-0000-4000-8000-000000000002', 'gone', '111111111111',
+     'arn:aws:iam::111111111111:role/KeelControlPlane', '{us-east-1}', 'VERIFIED',
+     '2026-08-01T01:00:00Z', '{}', NULL, '2026-08-01T01:00:00Z', '2026-08-15T00:00:00Z');
 
 -- One instance per state; the name says what happened to it.
 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets, zone_count,

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.keel.controlplane.support.Database;
@@ -66,28 +67,40 @@ class MigrationsTest {
 
     @Test
     void v008OpensACapacityPeriodForEveryInstanceThatRanWhenItWasApplied() throws Exception {
+        List<String> periods = migrated("V007.sql", "8", """
+                SELECT i.name, o.slug, p.aku, p.started_at, p.ended_at
+                FROM capacity_periods p JOIN instances i ON i.id = p.instance_id
+                                        JOIN organizations o ON o.id = p.organization_id
+                ORDER BY i.name
+                """, (rs, n) -> rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3) + " AKU from "
+                + rs.getTimestamp(4).toInstant() + " to " + rs.getTimestamp(5));
+        // From the create's success, at the capacity the row holds; not an instance whose create failed or has
+        // not finished, nor one deleted or being deleted.
+        assertThat(periods).containsExactly(
+                "changing globex 9 AKU from 2026-10-03T00:04:00Z to null",
+                "failed-scale acme 3 AKU from 2026-10-04T00:03:00Z to null",
+                "running acme 3 AKU from 2026-10-01T10:05:00Z to null",
+                "running-scaled acme 6 AKU from 2026-10-02T08:00:00Z to null");
+    }
+
+    @Test
+    void v012GivesEachRoleToItsEarliestLiveRegistration() throws Exception {
+        List<String> owners = migrated("V007.sql", "12", "SELECT name, role_owner FROM cloud_accounts ORDER BY name",
+                (rs, n) -> rs.getString(1) + " " + rs.getBoolean(2));
+        // "borrowed" names production's role in another case: the same IAM role, registered later by globex.
+        assertThat(owners).containsExactly("borrowed false", "gone false", "main true", "production true",
+                "staging false");
+    }
+
+    /** The rows {@code query} finds once {@code fixture} is migrated to {@code version}, in a database of their own. */
+    private static <T> List<T> migrated(String fixture, String version, String query, RowMapper<T> row)
+            throws IOException, SQLException {
         String url = Database.fresh();
         try {
             DataSource database = Database.dataSource(url);
-            load(database, fixture("V007.sql"));
-            flyway(database, MigrationVersion.fromVersion("8")).migrate();
-
-            List<String> periods = JdbcClient.create(database).sql("""
-                            SELECT i.name, o.slug, p.aku, p.started_at, p.ended_at
-                            FROM capacity_periods p JOIN instances i ON i.id = p.instance_id
-                                                    JOIN organizations o ON o.id = p.organization_id
-                            ORDER BY i.name
-                            """)
-                    .query((rs, n) -> rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3) + " AKU from "
-                            + rs.getTimestamp(4).toInstant() + " to " + rs.getTimestamp(5))
-                    .list();
-            // From the create's success, at the capacity the row holds; not an instance whose create failed or has
-            // not finished, nor one deleted or being deleted.
-            assertThat(periods).containsExactly(
-                    "changing globex 9 AKU from 2026-10-03T00:04:00Z to null",
-                    "failed-scale acme 3 AKU from 2026-10-04T00:03:00Z to null",
-                    "running acme 3 AKU from 2026-10-01T10:05:00Z to null",
-                    "running-scaled acme 6 AKU from 2026-10-02T08:00:00Z to null");
+            load(database, fixture(fixture));
+            flyway(database, MigrationVersion.fromVersion(version)).migrate();
+            return JdbcClient.create(database).sql(query).query(row).list();
         } finally {
             Database.drop(url);
         }

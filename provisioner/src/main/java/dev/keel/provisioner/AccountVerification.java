@@ -24,6 +24,18 @@ public record AccountVerification(List<String> missingActions, String message) {
                 + "and verify again.");
     }
 
+    /**
+     * A role Keel cannot reach: it does not exist, or its trust policy does not let Keel's account assume it with
+     * the organization's external id, or another organization registered it. AWS answers the first two alike, and
+     * so does Keel all three: a registration must not tell who else uses a role.
+     */
+    public static AccountVerification unreachable(ProvisioningTarget.Account account) {
+        return failed("Keel could not assume " + account.roleArn() + " with external id " + account.externalId()
+                + ": the role does not exist, or its trust policy does not let Keel's account call sts:AssumeRole with "
+                + "that sts:ExternalId. Deploy the onboarding template in account " + account.awsAccountId()
+                + " and register the role ARN it outputs.");
+    }
+
     public static AccountVerification failed(String message) {
         return new AccountVerification(List.of(), message);
     }

@@ -120,11 +120,13 @@ public class CloudAccounts {
      */
     CloudAccount verify(Caller caller, UUID id) {
         CloudAccount before = get(caller.organizationId(), id);
+        ProvisioningTarget.Account target = new ProvisioningTarget.Account(before.awsAccountId(), before.roleArn(),
+                before.externalId());
         CloudAccount.Status status;
         AccountVerification verification;
         try {
-            verification = driver.verify(new ProvisioningTarget.Account(before.awsAccountId(), before.roleArn(),
-                    before.externalId()), before.regions().getFirst());
+            verification = holdsRole(id) ? driver.verify(target, before.regions().getFirst())
+                    : AccountVerification.unreachable(target);
             status = verification.verified() ? CloudAccount.Status.VERIFIED : CloudAccount.Status.VERIFICATION_FAILED;
         } catch (ProvisioningException e) {
             log.warn("Verifying cloud account {} could not finish: {}", id, e.getMessage());
@@ -142,6 +144,25 @@ public class CloudAccounts {
         CloudAccount after = get(caller.organizationId(), id);
         audit.record(caller, "cloud-account.verify", "cloud-account", id, before, after);
         return after;
+    }
+
+    /**
+     * Whether the account holds its role, claiming it when no other live account does: the first registration of
+     * a role holds it (V012). Of two claims racing, the unique index lets one through.
+     */
+    private boolean holdsRole(UUID id) {
+        try {
+            return jdbc.sql("""
+                    UPDATE cloud_accounts a SET role_owner = true
+                    WHERE a.id = ? AND (a.role_owner OR NOT EXISTS (
+                        SELECT 1 FROM cloud_accounts o
+                        WHERE o.role_identity = a.role_identity AND o.role_owner AND o.deleted_at IS NULL))
+                    """)
+                    .param(id)
+                    .update() == 1;
+        } catch (DuplicateKeyException e) {
+            return false;
+        }
     }
 
     /** The account's VPCs and subnets in one of its regions, read through its role: what an instance's network is chosen from. */

@@ -8,13 +8,11 @@ import dev.keel.controlplane.catalog.SizingCatalog;
 
 /**
  * The Keel broker image each broker version's brokers pull, pinned by digest: the catalog's published digest in the
- * repository the deployment names ({@code keel.provisioning.aws.broker-repository}), or, in local development only,
- * one development image for every version. A version with neither has no image, and creates that need it are refused.
+ * repository the deployment names ({@code keel.provisioning.aws.broker-repository}), or, in local development only
+ * (settings/ProductionSettings refuses it elsewhere), one development image for every version. A version with
+ * neither has no image, and creates that need it are refused.
  */
 final class BrokerImages {
-
-    static final String REPOSITORY = "keel.provisioning.aws.broker-repository";
-    static final String DEVELOPMENT_IMAGE = "keel.provisioning.aws.development-broker-image";
 
     private BrokerImages() {
     }

@@ -8,10 +8,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 import dev.keel.controlplane.catalog.SizingCatalogs;
-
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
@@ -33,13 +31,12 @@ class ProvisioningConfig {
     ProvisioningDriver awsProvisioningDriver(
             @Value("${keel.provisioning.aws.endpoint:}") String endpoint,
             @Value("${keel.provisioning.aws.fsx-endpoint:}") String fsxEndpoint,
-            @Value("${" + BrokerImages.REPOSITORY + ":}") String brokerRepository,
-            @Value("${" + BrokerImages.DEVELOPMENT_IMAGE + ":}") String developmentBrokerImage,
+            @Value("${keel.provisioning.aws.broker-repository:}") String brokerRepository,
+            @Value("${keel.provisioning.aws.development-broker-image:}") String developmentBrokerImage,
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
             @Value("${keel.provisioning.aws.wait-scale:1}") double waitScale,
             @Value("${keel.provisioning.aws.wait-limits:}") List<String> waitLimits,
-            ObjectProvider<ExecutionInterceptor> interceptors, SizingCatalogs catalogs, Environment environment) {
-        DevelopmentImageGuard.check(developmentBrokerImage, environment.getActiveProfiles());
+            ObjectProvider<ExecutionInterceptor> interceptors, SizingCatalogs catalogs) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));

@@ -120,6 +120,93 @@ class CloudAccountsApiTest extends ApiTest {
     }
 
     @Test
+    void aRoleAnotherOrganizationRegisteredAnswersLikeARoleThatDoesNotExist() {
+        String role = "arn:aws:iam::123456789012:role/" + unique("Keel");
+        JsonNode first = register(api(EDITOR), unique("prod"), role).json();
+        assertThat(first.get("status").asString()).isEqualTo("VERIFIED");
+
+        ApiClient other = api(OTHER_ORG_ADMIN);
+        ApiClient.Response missing = register(other, unique("missing"), "arn:aws:iam::123456789012:role/" + unique("never-deployed"));
+        // The same role under another path and in another case is the same IAM role.
+        String variant = role.replace(":role/", ":role/teams/").toLowerCase();
+        ApiClient.Response taken = register(other, unique("taken"), variant);
+
+        assertThat(taken.status()).isEqualTo(missing.status()).isEqualTo(201);
+        assertThat(taken.header("Content-Type")).isEqualTo(missing.header("Content-Type"));
+        assertSameAnswer(taken.json(), missing.json());
+        String takenId = taken.json().get("id").asString();
+        ApiClient.Response again = other.post("/cloud-accounts/" + takenId + "/verify", null);
+        ApiClient.Response missingAgain = other.post("/cloud-accounts/" + missing.json().get("id").asString() + "/verify", null);
+        assertThat(again.status()).isEqualTo(missingAgain.status()).isEqualTo(200);
+        assertSameAnswer(again.json(), missingAgain.json());
+
+        // The first organization keeps its role, and its own second registration of it is still refused as such.
+        ApiClient api = api(EDITOR);
+        String firstId = first.get("id").asString();
+        assertThat(api.post("/cloud-accounts/" + firstId + "/verify", null).json().get("status").asString())
+                .isEqualTo("VERIFIED");
+        ApiClient.Response twice = register(api, unique("again"), role);
+        assertThat(twice.status()).isEqualTo(409);
+        assertThat(twice.json().get("type").asString()).isEqualTo("https://keel.dev/problems/role-arn-taken");
+
+        // Once the first organization lets the role go, the other one's account can claim it.
+        assertThat(api.delete("/cloud-accounts/" + firstId).status()).isEqualTo(204);
+        assertThat(other.post("/cloud-accounts/" + takenId + "/verify", null).json().get("status").asString())
+                .isEqualTo("VERIFIED");
+    }
+
+    @Test
+    void ofTwoOrganizationsRegisteringOneRoleAtOnceOnlyOneHoldsIt() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            String role = "arn:aws:iam::123456789012:role/" + unique("Raced");
+            List<ApiClient> callers = List.of(api(EDITOR), api(OTHER_ORG_ADMIN));
+            try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+                var start = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<ApiClient.Response>> answers = new java.util.ArrayList<>();
+                for (ApiClient caller : callers) {
+                    answers.add(pool.submit(() -> {
+                        start.await();
+                        return register(caller, unique("raced"), role);
+                    }));
+                }
+                start.countDown();
+                List<String> statuses = new java.util.ArrayList<>();
+                for (var answer : answers) {
+                    ApiClient.Response response = answer.get();
+                    assertThat(response.status()).as(response.toString()).isEqualTo(201);
+                    statuses.add(response.json().get("status").asString());
+                }
+                assertThat(statuses).containsExactlyInAnyOrder("VERIFIED", "VERIFICATION_FAILED");
+            }
+        }
+    }
+
+    private static ApiClient.Response register(ApiClient api, String name, String roleArn) {
+        return api.post("/cloud-accounts", Map.of("name", name, "awsAccountId", roleArn.split(":")[4],
+                "roleArn", roleArn, "regions", List.of("us-east-1")));
+    }
+
+    /** The same fields and values but for the account's own (its id, name, role, times), which are the caller's. */
+    private static void assertSameAnswer(JsonNode taken, JsonNode missing) {
+        assertThat(fieldNames(taken)).isEqualTo(fieldNames(missing));
+        assertThat(taken.get("status").asString()).isEqualTo(missing.get("status").asString())
+                .isEqualTo("VERIFICATION_FAILED");
+        assertThat(fieldNames(taken.get("verification"))).isEqualTo(fieldNames(missing.get("verification")));
+        assertThat(taken.get("verification").get("missingActions")).isEqualTo(missing.get("verification").get("missingActions"))
+                .isEmpty();
+        assertThat(taken.get("verification").get("message").asString()
+                .replace(taken.get("roleArn").asString(), "<role>"))
+                .isEqualTo(missing.get("verification").get("message").asString()
+                        .replace(missing.get("roleArn").asString(), "<role>"));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.propertyNames().forEach(names::add);
+        return names;
+    }
+
+    @Test
     void anAccountHostingInstancesCannotBeDeleted() {
         ApiClient api = api(EDITOR);
         String accountId = registerAccount(api).get("id").asString();

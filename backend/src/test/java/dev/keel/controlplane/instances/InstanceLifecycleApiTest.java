@@ -107,7 +107,7 @@ class InstanceLifecycleApiTest extends ApiTest {
     }
 
     @Test
-    void aRegionTheAccountDoesNotAllowIsAFieldError() {
+    void aRegionTheCatalogDoesNotOfferIsAFieldError() {
         Map<String, Object> body = instanceBody(accountId, "S3", 1, 3);
         body.put("region", "us-west-2");
         body.put("network", Map.of("vpcId", "vpc-0a1b2c3d4e5f67890",
@@ -115,7 +115,8 @@ class InstanceLifecycleApiTest extends ApiTest {
         ApiClient.Response response = api.post("/instances", body);
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("region");
-        assertThat(response.json().get("errors").get(0).get("message").asString()).contains("allows only [us-east-1, eu-west-1]");
+        assertThat(response.json().get("errors").get(0).get("message").asString())
+                .contains("'us-west-2' is not a supported region; choose one of [us-east-1]");
     }
 
     @Test

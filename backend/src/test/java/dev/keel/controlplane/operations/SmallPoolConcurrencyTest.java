@@ -14,9 +14,11 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.keel.controlplane.settings.ProductionSettings;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.controlplane.support.Database;
@@ -46,6 +48,7 @@ import static org.awaitility.Awaitility.await;
         "db-scheduler.threads=" + SmallPoolConcurrencyTest.CHANGING,
         "db-scheduler.polling-interval=200ms",
 })
+@ActiveProfiles(ProductionSettings.LOCAL_PROFILE)
 class SmallPoolConcurrencyTest {
 
     static final int CHANGING = 20;

@@ -9,7 +9,6 @@ import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.provisioner.WalType;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BrokerImagesTest {
 
@@ -48,16 +47,5 @@ class BrokerImagesTest {
     void theCatalogReadsTheDigestButTheApiDoesNotShowIt() {
         String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(VERSIONS.getFirst());
         assertThat(json).contains("\"version\":\"1.7.4\"").doesNotContain("brokerImageDigest").doesNotContain(DIGEST);
-    }
-
-    @Test
-    void theDevelopmentImageIsRefusedOutsideLocalDevelopmentNamingTheSetting() {
-        String development = "keel-broker.invalid/development@sha256:" + "0".repeat(64);
-        assertThatThrownBy(() -> DevelopmentImageGuard.check(development, new String[]{"prod"}))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("keel.provisioning.aws.development-broker-image")
-                .hasMessageContaining("KEEL_DEVELOPMENT_BROKER_IMAGE");
-        DevelopmentImageGuard.check(development, new String[]{"local"});
-        DevelopmentImageGuard.check("", new String[]{});
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 
 import dev.keel.controlplane.KeelApplication;
+import dev.keel.controlplane.settings.ProductionSettings;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Fixtures;
@@ -44,14 +45,13 @@ public final class CreateBenchmark {
         String lifecycles = System.getenv().getOrDefault("KEEL_BENCH_LIFECYCLE", "realistic");
         CallRecorder calls = new CallRecorder();
         try (ConfigurableApplicationContext backend = new SpringApplicationBuilder(KeelApplication.class)
+                .profiles(ProductionSettings.LOCAL_PROFILE)
                 .initializers(context -> ((GenericApplicationContext) context)
                         .registerBean(CallRecorder.class, () -> calls))
                 // Arguments, so they win over the environment the test stack's env file sets.
                 .run("--server.port=0",
                         "--spring.datasource.url=" + Database.fresh(),
                         "--keel.provisioning.driver=aws",
-                        // Local development: the development broker image, which LocalStack boots as any other.
-                        "--spring.profiles.active=local",
                         "--keel.provisioning.aws.endpoint=" + TestEnvironment.require("KEEL_AWS_ENDPOINT"),
                         "--keel.provisioning.aws.fsx-endpoint=" + TestEnvironment.require("KEEL_FSX_ENDPOINT"),
                         "--keel.provisioning.aws.wait-scale=" + scale,

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,25 +21,26 @@ public final class ApiClient {
     private static final JsonMapper json = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newHttpClient();
     private final String base;
-    private final String token;
+    // Asked for each request: a test can outlast an access token, and Tokens renews it.
+    private final Supplier<String> token;
     private final Map<String, String> headers;
 
     public ApiClient(String base, String token) {
-        this(base, token, Map.of());
+        this(base, () -> token, Map.of());
     }
 
-    private ApiClient(String base, String token, Map<String, String> headers) {
+    private ApiClient(String base, Supplier<String> token, Map<String, String> headers) {
         this.base = base;
         this.token = token;
         this.headers = headers;
     }
 
     public ApiClient as(String username) {
-        return new ApiClient(base, Tokens.of(username), headers);
+        return new ApiClient(base, () -> Tokens.of(username), headers);
     }
 
     public ApiClient withToken(String token) {
-        return new ApiClient(base, token, headers);
+        return new ApiClient(base, () -> token, headers);
     }
 
     public ApiClient header(String name, String value) {
@@ -65,8 +67,9 @@ public final class ApiClient {
 
     public Response send(String method, String path, Object body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
+        String bearer = token.get();
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
         }
         headers.forEach(request::header);
         if (body != null) {

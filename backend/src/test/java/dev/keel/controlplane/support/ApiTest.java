@@ -7,9 +7,11 @@ import java.util.Map;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.keel.controlplane.settings.ProductionSettings;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "keel.provisioning.drain-timeout=3s",
         "keel.provisioning.drain-poll-interval=100ms",
 })
+@ActiveProfiles(ProductionSettings.LOCAL_PROFILE)
 public abstract class ApiTest {
 
     public static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);

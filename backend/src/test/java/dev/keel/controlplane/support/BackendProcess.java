@@ -14,10 +14,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.keel.controlplane.settings.ProductionSettings;
+
 /**
  * The packaged backend ({@code target/keel-backend.jar}) as a separate OS process, as it runs in
  * production, with the tests' fixtures on its loader path: for tests about several workers and
- * about a worker dying.
+ * about a worker dying. It runs with the local-development profile unless the environment names another.
  */
 public final class BackendProcess implements AutoCloseable {
 
@@ -40,20 +42,10 @@ public final class BackendProcess implements AutoCloseable {
     /** {@code readyWithin}: how long it may take to start, which a large database or a busy machine lengthens. */
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
         int port = freePort();
-        Path jar = Path.of("target", "keel-backend.jar");
-        if (!Files.exists(jar) || !Files.isDirectory(Path.of(FIXTURES))) {
-            throw new IllegalStateException(jar.toAbsolutePath() + " or " + FIXTURES
-                    + " is missing: these tests run after `mvn package`.");
-        }
-        String java = ProcessHandle.current().info().command().orElse("java");
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
-            Files.createDirectories(log.getParent());
-            // The packaged jar as it ships, with the tests' fixtures (the no-cloud driver, fault injection) beside it.
-            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-Dloader.path=" + FIXTURES,
-                    "-cp", jar.toString(), "org.springframework.boot.loader.launch.PropertiesLauncher"))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            ProcessBuilder builder = packagedJar(log);
+            builder.environment().put("SPRING_PROFILES_ACTIVE", ProductionSettings.LOCAL_PROFILE);
             builder.environment().putAll(environment);
             builder.environment().put("SERVER_PORT", String.valueOf(port));
             builder.environment().put("KEEL_MANAGEMENT_PORT", "0");
@@ -64,6 +56,49 @@ public final class BackendProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Starts the packaged backend with exactly {@code environment} (none of the test run's), expecting it to refuse to
+     * start; returns what it printed. Fails if it is still running after {@code within}.
+     */
+    public static String refusedStart(String name, Map<String, String> environment, Duration within) {
+        Path log = Path.of("target", "it-logs", name + ".log");
+        try {
+            Files.deleteIfExists(log);
+            ProcessBuilder builder = packagedJar(log);
+            builder.environment().clear();
+            builder.environment().putAll(environment);
+            Process process = builder.start();
+            if (!process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException("The backend started with " + environment.keySet() + "; see " + log);
+            }
+            if (process.exitValue() == 0) {
+                throw new IllegalStateException("The backend exited with 0; see " + log);
+            }
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The packaged jar as it ships, with the tests' fixtures (the no-cloud driver, fault injection) beside it. */
+    private static ProcessBuilder packagedJar(Path log) throws IOException {
+        Path jar = Path.of("target", "keel-backend.jar");
+        if (!Files.exists(jar) || !Files.isDirectory(Path.of(FIXTURES))) {
+            throw new IllegalStateException(jar.toAbsolutePath() + " or " + FIXTURES
+                    + " is missing: these tests run after `mvn package`.");
+        }
+        Files.createDirectories(log.getParent());
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(List.of(java, "-Xmx384m", "-Dloader.path=" + FIXTURES,
+                "-cp", jar.toString(), "org.springframework.boot.loader.launch.PropertiesLauncher"))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     }
 
     public ApiClient api(String username) {

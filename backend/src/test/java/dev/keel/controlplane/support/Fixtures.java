@@ -28,7 +28,7 @@ public final class Fixtures {
                 "name", unique("acct"),
                 "awsAccountId", "000000000000",
                 "roleArn", "arn:aws:iam::000000000000:role/" + unique("KeelControlPlane"),
-                "regions", List.of("us-east-1", "eu-west-1")));
+                "regions", List.of("us-east-1")));
         assertThat(response.status()).as(response.toString()).isEqualTo(201);
         return response.json();
     }

@@ -36,8 +36,6 @@ public final class OnboardedAccount {
         Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(java.time.Duration.ZERO));
         environment.put("KEEL_DB_URL", Database.fresh());
         environment.put("KEEL_PROVISIONING_DRIVER", "aws");
-        // Local development: the development broker image, which LocalStack boots as any other.
-        environment.put("SPRING_PROFILES_ACTIVE", "local");
         environment.put("KEEL_AWS_ENDPOINT", TestEnvironment.require("KEEL_AWS_ENDPOINT"));
         environment.put("KEEL_FSX_ENDPOINT", TestEnvironment.require("KEEL_FSX_ENDPOINT"));
         environment.put("KEEL_AWS_WAIT_SCALE", "0.02");

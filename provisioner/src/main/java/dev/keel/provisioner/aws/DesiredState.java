@@ -51,9 +51,12 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     public record Bucket(String logicalName, String name, Integer expireAfterDays, IamPolicy policy) {
     }
 
-    /** The brokers' role, trusting EC2 ({@code trust}), with one inline policy on the instance's buckets. */
-    public record BrokerRole(String roleName, String profileName, String path, IamPolicy trust, String policyName,
-                             IamPolicy permissions) {
+    /**
+     * The brokers' role, trusting EC2 ({@code trust}), with one inline policy on the instance's buckets, capped by
+     * the account's broker {@code permissionsBoundary} (an ARN).
+     */
+    public record BrokerRole(String roleName, String profileName, String path, String permissionsBoundary,
+                             IamPolicy trust, String policyName, IamPolicy permissions) {
 
         public String trustPolicy() {
             return trust.json();
@@ -133,8 +136,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
 
         IamPolicy trust = new IamPolicy(List.of(new IamPolicy.Statement(null, "Allow",
                 Map.of("Service", "ec2.amazonaws.com"), IamPolicy.actions("sts", "AssumeRole"), null, null)));
-        BrokerRole role = new BrokerRole(base + "-broker", base + "-broker", IAM_PATH, trust, BROKER_POLICY_NAME,
-                bucketPolicy(partition, List.of(data.name(), ops.name())));
+        BrokerRole role = new BrokerRole(base + "-broker", base + "-broker", IAM_PATH,
+                BrokerBoundary.arn(target.account().roleArn()), trust, BROKER_POLICY_NAME,
+                brokerPolicy(partition, List.of(data.name(), ops.name())));
 
         List<IngressRule> rules = new ArrayList<>();
         rules.add(new IngressRule("tcp", KAFKA_PORT, KAFKA_PORT, Source.VPC_CIDR, "Kafka clients in the VPC"));
@@ -249,15 +253,19 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         return "aws";
     }
 
-    /** The brokers' access: list the two buckets, read and write their objects; nothing else. */
-    static IamPolicy bucketPolicy(String partition, List<String> buckets) {
+    /**
+     * The brokers' access: list the two buckets, read and write their objects, and find the instance's other
+     * brokers (the agent's peer directory; DescribeInstances has no resource-level permissions); nothing else.
+     */
+    static IamPolicy brokerPolicy(String partition, List<String> buckets) {
         List<String> bucketArns = buckets.stream().map(b -> "arn:" + partition + ":s3:::" + b).toList();
         List<String> objectArns = bucketArns.stream().map(arn -> arn + "/*").toList();
         return new IamPolicy(List.of(
                 IamPolicy.Statement.allow("Buckets", IamPolicy.actions("s3", "ListBucket", "GetBucketLocation",
                         "ListBucketMultipartUploads"), bucketArns),
                 IamPolicy.Statement.allow("Objects", IamPolicy.actions("s3", "GetObject", "PutObject", "DeleteObject",
-                        "AbortMultipartUpload", "ListMultipartUploadParts"), objectArns)));
+                        "AbortMultipartUpload", "ListMultipartUploadParts"), objectArns),
+                IamPolicy.Statement.allow("Peers", IamPolicy.actions("ec2", "DescribeInstances"), List.of("*"))));
     }
 
     /** A bucket policy refusing any request over plain HTTP. */

@@ -13,13 +13,19 @@ import java.util.stream.Stream;
  */
 final class RequiredPermissions {
 
-    /** Condition keys as the provisioner's calls present them: tags at creation, managed resources, roles passed to EC2. */
-    static final Map<String, String> CONTEXT = Map.of(
-            "aws:RequestTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
-            "aws:ResourceTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
-            "ec2:ResourceTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
-            "ec2:CreateAction", "RunInstances",
-            "iam:PassedToService", "ec2.amazonaws.com");
+    /**
+     * Condition keys as the provisioner's calls present them in the account of {@code roleArn}: tags at creation,
+     * managed resources, roles passed to EC2, broker roles created and written with the account's boundary.
+     */
+    static Map<String, String> context(String roleArn) {
+        return Map.of(
+                "aws:RequestTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
+                "aws:ResourceTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
+                "ec2:ResourceTag/" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY,
+                "ec2:CreateAction", "RunInstances",
+                "iam:PassedToService", "ec2.amazonaws.com",
+                "iam:PermissionsBoundary", BrokerBoundary.arn(roleArn));
+    }
 
     private static final List<String> EC2 = List.of(
             "ec2:DescribeInstances", "ec2:DescribeVolumes", "ec2:DescribeSecurityGroups", "ec2:DescribeLaunchTemplates",
@@ -41,7 +47,7 @@ final class RequiredPermissions {
     private static final List<String> OBJECTS = List.of("s3:AbortMultipartUpload", "s3:DeleteObjectVersion");
     private static final List<String> ROLES = List.of(
             "iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:GetRolePolicy", "iam:PutRolePolicy",
-            "iam:ListRolePolicies",
+            "iam:PutRolePermissionsBoundary", "iam:ListRolePolicies",
             "iam:DeleteRolePolicy", "iam:ListAttachedRolePolicies", "iam:DetachRolePolicy", "iam:DeleteRole",
             "iam:PassRole");
     private static final List<String> PROFILES = List.of(

@@ -49,13 +49,18 @@ class DesiredStateTest {
     }
 
     @Test
-    void brokerPolicyGrantsOnlyTheTwoBuckets() {
+    void brokerPolicyGrantsOnlyTheTwoBucketsAndFindingPeers() {
         DesiredState d = of(WalType.S3, 3, 3);
         assertThat(d.role().policy())
                 .contains("arn:aws:s3:::" + d.dataBucket().name() + "\"", "arn:aws:s3:::" + d.dataBucket().name()
                         + "/*", "arn:aws:s3:::" + d.opsBucket().name() + "/*")
-                .doesNotContain("\"*\"", "s3:*", "arn:aws:s3:::*");
+                .doesNotContain("s3:*", "arn:aws:s3:::*");
+        // Only the agent's peer lookup, which has no resource-level permissions, is granted on every resource.
+        assertThat(d.role().permissions().statements()).filteredOn(s -> s.resources().contains("*"))
+                .singleElement().satisfies(s -> assertThat(s.actions()).containsExactly("ec2:DescribeInstances"));
         assertThat(d.role().trustPolicy()).contains("ec2.amazonaws.com");
+        assertThat(d.role().permissionsBoundary())
+                .isEqualTo("arn:aws:iam::111122223333:policy/keel/keel-broker-boundary");
     }
 
     @Test

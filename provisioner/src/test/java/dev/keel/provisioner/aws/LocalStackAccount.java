@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A customer account in a real LocalStack (endpoint from {@code KEEL_AWS_ENDPOINT}): a cross-account
- * role Keel assumes (trust policy with an ExternalId condition) and a VPC with three subnets in
- * three zones.
+ * role Keel assumes (trust policy with an ExternalId condition) with its broker permissions boundary,
+ * and a VPC with three subnets in three zones.
  */
 final class LocalStackAccount {
 
@@ -73,6 +73,10 @@ final class LocalStackAccount {
         iam.putRolePolicy(b -> b.roleName("keel-it-access-" + suffix).policyName("keel")
                 .policyDocument("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
                         + "[\"ec2:*\",\"s3:*\",\"iam:*\",\"fsx:*\",\"ssm:GetParameter\"],\"Resource\":\"*\"}]}"));
+        // What the onboarding template creates beside the role: the boundary every broker role must carry.
+        iam.createPolicy(b -> b.policyName("keel-it-access-" + suffix + BrokerBoundary.SUFFIX)
+                .path(DesiredState.IAM_PATH).policyDocument("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":"
+                        + "\"Allow\",\"Action\":[\"s3:*\",\"ec2:DescribeInstances\"],\"Resource\":\"*\"}]}"));
         account = new ProvisioningTarget.Account(accountId, roleArn, externalId);
         vpcId = ec2.createVpc(b -> b.cidrBlock("10.42.0.0/16")).vpc().vpcId();
         String[] azs = {"us-east-1a", "us-east-1b", "us-east-1c"};

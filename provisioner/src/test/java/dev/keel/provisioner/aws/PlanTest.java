@@ -33,7 +33,8 @@ class PlanTest {
                 Map.of("configured", "true", "policy", d.dataBucket().policy().json())));
         r.add(new Resource(S3_BUCKET, "ops-bucket", d.opsBucket().name(),
                 Map.of("configured", "true", "policy", d.opsBucket().policy().json())));
-        r.add(new Resource(IAM_ROLE, "broker-role", d.role().roleName(), Map.of("policy", d.role().policy())));
+        r.add(new Resource(IAM_ROLE, "broker-role", d.role().roleName(), Map.of("policy", d.role().policy(),
+                "boundary", d.role().permissionsBoundary())));
         r.add(new Resource(IAM_INSTANCE_PROFILE, "broker-instance-profile", d.role().profileName(),
                 Map.of("roles", d.role().roleName())));
         String ingress = String.join(",", d.securityGroup().ingress().stream().map(rule -> rule.protocol() + ":"

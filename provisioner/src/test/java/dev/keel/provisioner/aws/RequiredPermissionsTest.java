@@ -47,4 +47,15 @@ class RequiredPermissionsTest {
         assertThat(probes.get("arn:aws-cn:s3:::keel-*/*")).containsExactlyInAnyOrder("s3:DeleteObjectVersion",
                 "s3:AbortMultipartUpload");
     }
+
+    /** Broker roles are created and written only with the boundary the template made beside the role, named after it. */
+    @Test
+    void roleWritesAreSimulatedWithTheBoundaryOfTheRolesAccount() {
+        assertThat(RequiredPermissions.context("arn:aws-cn:iam::123456789012:role/ops/KeelControlPlane"))
+                .containsEntry("iam:PermissionsBoundary",
+                        "arn:aws-cn:iam::123456789012:policy/keel/KeelControlPlane-broker-boundary")
+                .containsEntry("iam:PassedToService", "ec2.amazonaws.com");
+        assertThat(RequiredPermissions.byResource("arn:aws:iam::123456789012:role/KeelControlPlane")
+                .get("arn:aws:iam::123456789012:role/keel/*")).contains("iam:PutRolePermissionsBoundary");
+    }
 }

@@ -129,13 +129,12 @@ class BrokersEndToEndIT {
         Path jar = Files.copy(BACKEND_JAR, log.resolveSibling("keel-backend-e2e.jar"), StandardCopyOption.REPLACE_EXISTING);
         ProcessBuilder pb = new ProcessBuilder(Main.javaBin(), "-Xmx384m", "-jar", jar.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().putAll(Map.of("KEEL_PROVISIONING_DRIVER", "aws", "KEEL_AWS_WAIT_SCALE", "0.02",
+        pb.environment().putAll(Map.of("SPRING_PROFILES_ACTIVE", "local", "KEEL_PROVISIONING_DRIVER", "aws",
+                "KEEL_AWS_WAIT_SCALE", "0.02",
                 "SERVER_PORT", Integer.toString(port), "KEEL_MANAGEMENT_PORT", "0", "KEEL_WORKER_ID", "e2e-" + suffix,
                 "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
                 // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
-                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s",
-                // Local development: the development broker image, which the local runner never pulls.
-                "SPRING_PROFILES_ACTIVE", "local"));
+                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s"));
         backend = pb.start();
         mark("backend starting on " + api + ", log " + log);
 

@@ -24,8 +24,9 @@ import software.amazon.awssdk.services.iam.model.NoSuchEntityException;
 import software.amazon.awssdk.services.iam.model.Tag;
 
 /**
- * The brokers' IAM role (trusting EC2, with one inline policy on the instance's two buckets) and the instance
- * profile that carries it, found by their deterministic names.
+ * The brokers' IAM role (trusting EC2, with one inline policy on the instance's two buckets, capped by the
+ * account's broker permissions boundary) and the instance profile that carries it, found by their deterministic
+ * names. A role whose boundary or policy was changed behind Keel's back is restored.
  */
 public final class BrokerRole implements ManagedResource {
 
@@ -40,6 +41,9 @@ public final class BrokerRole implements ManagedResource {
         var role = ifExists("iam:GetRole", () -> iam.getRole(b -> b.roleName(name)).role());
         if (role != null) {
             Map<String, String> attributes = new HashMap<>(Map.of("arn", role.arn()));
+            if (role.permissionsBoundary() != null) {
+                attributes.put("boundary", role.permissionsBoundary().permissionsBoundaryArn());
+            }
             String policy = ifExists("iam:GetRolePolicy", () -> iam.getRolePolicy(b -> b.roleName(name)
                     .policyName(DesiredState.BROKER_POLICY_NAME)).policyDocument());
             if (policy != null) {
@@ -65,9 +69,18 @@ public final class BrokerRole implements ManagedResource {
         var seenRole = observed.find(ObservedState.IAM_ROLE, ROLE);
         if (seenRole.isEmpty()) {
             changes.add(new ResourceChange(Action.CREATE, ObservedState.IAM_ROLE, ROLE, null, "role " + role.roleName()));
-        } else if (!Json.same(seenRole.get().attribute("policy"), role.policy())) {
-            changes.add(new ResourceChange(Action.UPDATE, ObservedState.IAM_ROLE, ROLE, seenRole.get().id(),
-                    "restore its inline policy " + role.policyName()));
+        } else {
+            List<String> restore = new ArrayList<>();
+            if (!role.permissionsBoundary().equals(seenRole.get().attribute("boundary"))) {
+                restore.add("its permissions boundary " + role.permissionsBoundary());
+            }
+            if (!Json.same(seenRole.get().attribute("policy"), role.policy())) {
+                restore.add("its inline policy " + role.policyName());
+            }
+            if (!restore.isEmpty()) {
+                changes.add(new ResourceChange(Action.UPDATE, ObservedState.IAM_ROLE, ROLE, seenRole.get().id(),
+                        "restore " + String.join(" and ", restore)));
+            }
         }
         var seenProfile = observed.find(ObservedState.IAM_INSTANCE_PROFILE, PROFILE);
         if (seenProfile.isEmpty()) {
@@ -92,6 +105,8 @@ public final class BrokerRole implements ManagedResource {
                 createProfile(ctx, iam, role);
             }
             if (isRole) {
+                // The boundary first: the control-plane role may write a policy only on a role that carries it.
+                putBoundary(iam, role);
                 putPolicy(iam, role);
             } else {
                 addRole(iam, role);
@@ -99,7 +114,8 @@ public final class BrokerRole implements ManagedResource {
         }
         if (!changes.isEmpty()) {
             ctx.observedOwn(List.of(
-                    new ObservedState.Resource(ObservedState.IAM_ROLE, ROLE, role.roleName(), Map.of("policy", role.policy())),
+                    new ObservedState.Resource(ObservedState.IAM_ROLE, ROLE, role.roleName(),
+                            Map.of("policy", role.policy(), "boundary", role.permissionsBoundary())),
                     new ObservedState.Resource(ObservedState.IAM_INSTANCE_PROFILE, PROFILE, role.profileName(),
                             Map.of("roles", role.roleName()))));
         }
@@ -124,6 +140,7 @@ public final class BrokerRole implements ManagedResource {
     private static void createRole(StepContext ctx, IamClient iam, DesiredState.BrokerRole role) {
         try {
             iam.createRole(b -> b.roleName(role.roleName()).path(role.path())
+                    .permissionsBoundary(role.permissionsBoundary())
                     .assumeRolePolicyDocument(role.trustPolicy())
                     .description("Keel brokers of instance " + ctx.desired().instanceId())
                     .tags(tags(ctx, ROLE)));
@@ -132,6 +149,11 @@ public final class BrokerRole implements ManagedResource {
         } catch (SdkException e) {
             throw AwsCalls.classify("iam:CreateRole", e);
         }
+    }
+
+    private static void putBoundary(IamClient iam, DesiredState.BrokerRole role) {
+        AwsCalls.run("iam:PutRolePermissionsBoundary", () -> iam.putRolePermissionsBoundary(b -> b
+                .roleName(role.roleName()).permissionsBoundary(role.permissionsBoundary())));
     }
 
     private static void putPolicy(IamClient iam, DesiredState.BrokerRole role) {

@@ -1,0 +1,37 @@
+package dev.keel.controlplane.settings;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.keel.controlplane.support.BackendProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The packaged backend, started as an operator would start it without the local-development profile. */
+class ProductionSettingsIT {
+
+    private static final Duration REFUSED_WITHIN = Duration.ofSeconds(60);
+
+    @Test
+    void withoutTheLocalProfileItRefusesToStartNamingEverySettingItLacks() {
+        String output = BackendProcess.refusedStart("settings-missing", Map.of("PATH", System.getenv("PATH")),
+                REFUSED_WITHIN);
+
+        assertThat(output).contains("APPLICATION FAILED TO START", "KEEL_PROVISIONING_DRIVER", "KEEL_INGEST_SECRET",
+                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID", "KEEL_BROKER_REPOSITORY", "SPRING_PROFILES_ACTIVE=local");
+    }
+
+    @Test
+    void withoutTheLocalProfileItRefusesTheDevelopmentSecretAndAccount() {
+        String output = BackendProcess.refusedStart("settings-development", Map.of("PATH", System.getenv("PATH"),
+                "KEEL_PROVISIONING_DRIVER", "aws",
+                "KEEL_INGEST_SECRET", "local-development-ingest-secret-0123456789",
+                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID", "000000000000"), REFUSED_WITHIN);
+
+        assertThat(output).contains("KEEL_INGEST_SECRET (keel.ingest.secret) has the local-development value",
+                        "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) has the local-development value")
+                .doesNotContain("KEEL_PROVISIONING_DRIVER (");
+    }
+}

@@ -1,0 +1,106 @@
+package dev.keel.controlplane.settings;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.mock.env.MockEnvironment;
+
+import dev.keel.controlplane.settings.RequiredSetting.Scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProductionSettingsTest {
+
+    private final ProductionSettings settings = ProductionSettings.shipped();
+
+    @Test
+    void outsideLocalDevelopmentEveryMissingSettingIsNamedInOneFailure() {
+        assertThatThrownBy(() -> settings.check(new MockEnvironment()))
+                .isInstanceOfSatisfying(UnsafeSettingsException.class, refused -> assertThat(refused.problems())
+                        .hasSize(4)
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_INGEST_SECRET (keel.ingest.secret) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith(
+                                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith(
+                                "KEEL_BROKER_REPOSITORY (keel.provisioning.aws.broker-repository) is not set")));
+    }
+
+    @Test
+    void outsideLocalDevelopmentTheDevelopmentValuesAreRefused() {
+        MockEnvironment environment = deployment("local-development-ingest-secret-0123456789", "000000000000");
+
+        assertThat(settings.problems(environment)).containsExactly(
+                "KEEL_INGEST_SECRET (keel.ingest.secret) has the local-development value: signs the tokens broker agents"
+                        + " report with; at least 32 random characters",
+                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) has the local-development value:"
+                        + " the AWS account the control plane runs in, which customers' role trust policies name");
+    }
+
+    @Test
+    void aDeploymentThatGivesEverySettingStarts() {
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012");
+
+        assertThatNoException().isThrownBy(() -> settings.check(environment));
+    }
+
+    @Test
+    void theLocalProfileCarriesDevelopmentValuesButNotTheDriver() {
+        MockEnvironment environment = new MockEnvironment();
+        environment.setActiveProfiles(ProductionSettings.LOCAL_PROFILE);
+
+        assertThat(settings.problems(environment)).singleElement().asString()
+                .startsWith("KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is not set");
+
+        environment.setProperty("keel.provisioning.driver", "aws");
+        assertThat(settings.problems(environment)).isEmpty();
+    }
+
+    @Test
+    void aBlankValueCountsAsMissing() {
+        MockEnvironment environment = new MockEnvironment().withProperty("keel.provisioning.driver", " ");
+        environment.setActiveProfiles(ProductionSettings.LOCAL_PROFILE);
+
+        assertThat(settings.problems(environment)).singleElement().asString().contains("is not set");
+    }
+
+    @Test
+    void aSettingWithoutADevelopmentValueCannotBeListedForOutsideLocalDevelopmentOnly() {
+        var setting = new RequiredSetting("keel.example", "KEEL_EXAMPLE", Scope.OUTSIDE_LOCAL_DEVELOPMENT, "an example");
+
+        assertThatThrownBy(() -> new ProductionSettings(List.of(setting), new MapPropertySource("local", Map.of())))
+                .hasMessage("local has no development value for keel.example");
+    }
+
+    @Test
+    void theDevelopmentBrokerImageIsRefusedOutsideLocalDevelopmentAndItsRepositoryToo() {
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012")
+                .withProperty("keel.provisioning.aws.broker-repository", "keel-broker.invalid/development")
+                .withProperty("keel.provisioning.aws.development-broker-image",
+                        "keel-broker.invalid/development@sha256:" + "0".repeat(64));
+
+        assertThat(settings.problems(environment)).containsExactly(
+                "KEEL_BROKER_REPOSITORY (keel.provisioning.aws.broker-repository) has the local-development value:"
+                        + " where brokers pull the Keel broker image from (registry/repository), by the digest the"
+                        + " catalog records for their version",
+                "KEEL_DEVELOPMENT_BROKER_IMAGE (keel.provisioning.aws.development-broker-image) is set outside local"
+                        + " development: a broker image for every version that no customer's machine can pull; leave it"
+                        + " out and publish the broker image");
+
+        environment.setActiveProfiles(ProductionSettings.LOCAL_PROFILE);
+        assertThat(settings.problems(environment)).isEmpty();
+    }
+
+    /** A deployment without a profile, with the AWS driver. */
+    private static MockEnvironment deployment(String ingestSecret, String controlPlaneAccount) {
+        return new MockEnvironment()
+                .withProperty("keel.provisioning.driver", "aws")
+                .withProperty("keel.ingest.secret", ingestSecret)
+                .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount)
+                .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker");
+    }
+}
