@@ -85,6 +85,28 @@ func TestInstanceLifecycle(t *testing.T) {
 	}
 	w.mustHaveNoChanges()
 
+	// Deletion protection changes in place, and a destroy fails with the API's message while it is on.
+	w.protected = true
+	w.configure(3, "S3", "null")
+	if actions := w.plannedActions("module.demo.keel_instance.this"); !slices.Equal(actions, []string{"update"}) {
+		t.Fatalf("turning deletion protection on plans %v, want [update]", actions)
+	}
+	w.mustApply()
+	if !getInstance(t, keel, first).DeletionProtection {
+		t.Fatal("after apply the instance has no deletion protection")
+	}
+	if refused := w.mustFail("destroy", "-auto-approve", "-target", "module.demo.keel_instance.this"); !strings.Contains(refused,
+		"has deletion protection on: turn it off first") {
+		t.Errorf("destroying a protected instance did not fail with the API's message:\n%s", refused)
+	}
+	if instance = getInstance(t, keel, first); instance.State != api.InstanceStateRUNNING {
+		t.Fatalf("after a refused destroy the instance is %s", instance.State)
+	}
+	w.protected = false
+	w.configure(3, "S3", "null")
+	w.mustApply()
+	w.mustHaveNoChanges()
+
 	// aku changes in place.
 	w.configure(6, "S3", "null")
 	if actions := w.plannedActions("module.demo.keel_instance.this"); !slices.Equal(actions, []string{"update"}) {
@@ -147,6 +169,9 @@ func TestInstanceLifecycle(t *testing.T) {
 	if left := leftovers(t, first); len(left) > 0 {
 		t.Errorf("the replaced instance left %v in LocalStack", left)
 	}
+	if old := getInstance(t, keel, first); old.DataRetainedUntil == nil {
+		t.Error("the replaced instance's data bucket is not kept")
+	}
 
 	w.mustRun("destroy", "-auto-approve")
 	if last := getInstance(t, keel, second); last.State != api.InstanceStateDELETED {
@@ -164,11 +189,13 @@ func TestInstanceLifecycle(t *testing.T) {
 	}
 }
 
-// workspace is a Terraform working directory with the demo example as a module.
+// workspace is a Terraform working directory with the demo example as a module; protected is the
+// instance's deletion protection in the configuration configure writes.
 type workspace struct {
-	t   *testing.T
-	dir string
-	env []string
+	t         *testing.T
+	protected bool
+	dir       string
+	env       []string
 }
 
 func newWorkspace(t *testing.T) *workspace {
@@ -217,6 +244,8 @@ module "demo" {
   aku              = %d
   wal              = %q
   fsx              = %s
+
+  deletion_protection = %t
 }
 
 data "keel_instance" "created" {
@@ -230,14 +259,34 @@ output "id" {
 output "found_name" {
   value = data.keel_instance.created.name
 }
-`, strings.Split(customer.RoleArn, ":")[4], customer.RoleArn, customer.VpcID, aku, wal, fsx)
+`, strings.Split(customer.RoleArn, ":")[4], customer.RoleArn, customer.VpcID, aku, wal, fsx, w.protected)
 	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(config), 0o644); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-// terraform runs the machine's terraform in the workspace; it returns stdout and the exit code.
+// terraform runs the machine's terraform in the workspace; it returns stdout and the exit code, and fails
+// the test when terraform reports an error.
 func (w *workspace) terraform(args ...string) (string, int) {
+	w.t.Helper()
+	stdout, stderr, code := w.run(args...)
+	if code == 1 {
+		w.t.Fatalf("terraform %s failed:\n%s\n%s", strings.Join(args, " "), stdout, stderr)
+	}
+	return stdout, code
+}
+
+// mustFail runs terraform expecting it to report an error; it returns what it printed.
+func (w *workspace) mustFail(args ...string) string {
+	w.t.Helper()
+	stdout, stderr, code := w.run(args...)
+	if code != 1 {
+		w.t.Fatalf("terraform %s exited %d, want an error:\n%s", strings.Join(args, " "), code, stdout)
+	}
+	return stdout + stderr
+}
+
+func (w *workspace) run(args ...string) (stdout, stderr string, code int) {
 	w.t.Helper()
 	subcommand := 1
 	if args[0] == "state" {
@@ -245,18 +294,14 @@ func (w *workspace) terraform(args ...string) (string, int) {
 	}
 	cmd := exec.Command("terraform", slices.Insert(slices.Clone(args), subcommand, "-no-color")...)
 	cmd.Dir, cmd.Env = w.dir, w.env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		w.t.Fatalf("terraform %v: %v", args, err)
 	}
-	code := cmd.ProcessState.ExitCode()
-	if code == 1 {
-		w.t.Fatalf("terraform %s failed:\n%s\n%s", strings.Join(args, " "), stdout.String(), stderr.String())
-	}
-	return stdout.String(), code
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 }
 
 func (w *workspace) mustRun(args ...string) string {

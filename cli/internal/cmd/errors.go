@@ -78,6 +78,7 @@ var kindHints = map[string]string{
 	"not-a-member":               "'keel organizations me' lists your organizations; pass one of them to --org.",
 	"name-taken":                 "choose another name, or look at the existing one with the matching get command.",
 	"cloud-account-in-use":       "delete the instances that use it first: 'keel instances list'.",
+	"deletion-protected":         "turn deletion protection off first: 'keel instances update NAME --deletion-protection=false'.",
 	"cloud-account-not-verified": "fix the role, then 'keel cloud-accounts verify NAME'.",
 	"replacement-required":       "create a new instance with the new spec and move clients to it.",
 }

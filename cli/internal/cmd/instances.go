@@ -132,6 +132,10 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 			output.Cell(i.Capacity.RequestsPerSecond), output.Cell(i.Capacity.Partitions)))
 		t.Row("BROKERS", fmt.Sprintf("%d × %s", i.Sizing.BrokerCount, i.Sizing.InstanceType))
 		t.Row("BOOTSTRAP", i.Inventory.BootstrapServers)
+		t.Row("DELETION PROTECTION", onOff(i.DeletionProtection))
+		if i.DataRetainedUntil != nil {
+			t.Row("DATA KEPT UNTIL", i.DataRetainedUntil)
+		}
 		t.Row("CREATED", i.CreatedAt)
 		t.Row("UPDATED", i.UpdatedAt)
 		t.Blank()
@@ -149,11 +153,19 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 	}
 }
 
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
 // creation is the flags of create and plan that set fields of an InstanceCreation.
 type creation struct {
 	file, name, cloudAccount, region, vpc, wal, brokerVersion string
 	subnets                                                   []string
 	aku, fsxThroughput, fsxCount                              int
+	deletionProtection                                        bool
 }
 
 func (f *creation) register(cmd *cobra.Command) {
@@ -169,6 +181,7 @@ func (f *creation) register(cmd *cobra.Command) {
 	fl.IntVar(&f.fsxThroughput, "fsx-throughput", 0, "FSx throughput per file system in MBps (FSWAL)")
 	fl.IntVar(&f.fsxCount, "fsx-count", 0, "number of FSx file systems (FSWAL)")
 	fl.StringVar(&f.brokerVersion, "broker-version", "", "the broker version (default: the catalog's newest for the WAL type)")
+	fl.BoolVar(&f.deletionProtection, "deletion-protection", false, "refuse deletes until it is turned off (default off)")
 }
 
 // body is the InstanceCreation to send: the file's document with the flags given applied over it.
@@ -195,6 +208,7 @@ func (f *creation) body(ctx context.Context, a *app, c *api.ClientWithResponses,
 		{"fsx-throughput", "fsx.throughputMBps", func() any { return f.fsxThroughput }},
 		{"fsx-count", "fsx.count", func() any { return f.fsxCount }},
 		{"broker-version", "brokerVersion", func() any { return f.brokerVersion }},
+		{"deletion-protection", "deletionProtection", func() any { return f.deletionProtection }},
 	}, "give the spec with -f FILE or flags (--name, --cloud-account, --region, --vpc, --subnet, --wal, --aku)")
 }
 
@@ -237,6 +251,27 @@ type capacityChange struct {
 	aku, fsxThroughput, fsxCount int
 }
 
+// deletionProtection is update's flag that turns deletion protection on or off.
+type deletionProtection struct {
+	on bool
+}
+
+func (f *deletionProtection) register(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.on, "deletion-protection", false, "turn deletion protection on (=true) or off (=false)")
+}
+
+// apply sets the flag's value in patch (nil: none yet), when it was given.
+func (f *deletionProtection) apply(cmd *cobra.Command, patch *api.InstanceUpdate) *api.InstanceUpdate {
+	if !cmd.Flags().Changed("deletion-protection") {
+		return patch
+	}
+	if patch == nil {
+		patch = &api.InstanceUpdate{}
+	}
+	patch.DeletionProtection = &f.on
+	return patch
+}
+
 func (f *capacityChange) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.aku, "aku", 0, "the new capacity in AKU")
 	cmd.Flags().IntVar(&f.fsxThroughput, "fsx-throughput", 0, "the new FSx throughput per file system in MBps (FSWAL)")
@@ -271,21 +306,24 @@ func (f *capacityChange) patch(cmd *cobra.Command) *api.InstanceUpdate {
 
 func (a *app) instancesUpdate() *cobra.Command {
 	var change capacityChange
+	var protection deletionProtection
 	var w waiting
 	var key, ifMatch string
 	cmd := &cobra.Command{
 		Use:   "update NAME|ID",
-		Short: "Change an instance's capacity: AKU and FSx (starts an UPDATE operation)",
+		Short: "Change an instance's capacity, AKU and FSx (starts an UPDATE operation), or its deletion protection",
 		Long: `Sends a merge patch of the instance's capacity with If-Match set to the ETag just read, so a change
 made by someone else in between is refused (412) rather than overwritten. Changing the WAL type or the
-zones needs a new instance.`,
+zones needs a new instance. --deletion-protection alone changes the setting at once (no operation) and
+prints the instance.`,
 		Example: `  keel instances update orders --aku 6 --wait
-  keel instances update orders --fsx-count 2 --if-match '"4"'`,
+  keel instances update orders --fsx-count 2 --if-match '"4"'
+  keel instances update orders --deletion-protection=false`,
 		Args: cobra.ExactArgs(1),
 		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {
-			patch := change.patch(cmd)
+			patch := protection.apply(cmd, change.patch(cmd))
 			if patch == nil {
-				return usagef("nothing to change: give --aku, --fsx-throughput or --fsx-count")
+				return usagef("nothing to change: give --aku, --fsx-throughput, --fsx-count or --deletion-protection")
 			}
 			inst, err := a.instance(cmd.Context(), c, args[0])
 			if err != nil {
@@ -300,10 +338,14 @@ zones needs a new instance.`,
 			if err != nil {
 				return err
 			}
+			if r.JSON200 != nil {
+				return a.print(r.Body, instanceDetail(r.JSON200))
+			}
 			return a.started(cmd.Context(), c, r.Body, r.JSON202, w)
 		}),
 	}
 	change.register(cmd)
+	protection.register(cmd)
 	w.register(cmd)
 	idempotencyFlag(cmd, &key)
 	cmd.Flags().StringVar(&ifMatch, "if-match", "", "the spec version to change (default: the ETag just read)")
@@ -313,13 +355,15 @@ zones needs a new instance.`,
 func (a *app) instancesDelete() *cobra.Command {
 	var w waiting
 	var key string
-	var yes bool
+	var yes, purge bool
 	cmd := &cobra.Command{
 		Use:   "delete NAME|ID",
 		Short: "Delete an instance and every cloud resource it owns (starts a DELETE operation)",
 		Long: `Asks for the instance's name to be typed before deleting it, unless --yes. Without a terminal, --yes
-is required.`,
-		Example: "  keel instances delete orders\n  keel instances delete orders --yes --wait",
+is required. Refused while the instance's deletion protection is on. Its data bucket is kept for the
+control plane's retention period (the instance's dataRetainedUntil), then deleted; --purge (admins only)
+deletes it at once with everything else.`,
+		Example: "  keel instances delete orders\n  keel instances delete orders --yes --wait\n  keel instances delete orders --purge",
 		Args:    cobra.ExactArgs(1),
 		RunE: a.withInstance(func(cmd *cobra.Command, c *api.ClientWithResponses, inst *api.GetInstanceResponse) error {
 			if !yes {
@@ -327,7 +371,8 @@ is required.`,
 					return err
 				}
 			}
-			r, err := c.DeleteInstanceWithResponse(cmd.Context(), inst.JSON200.Id, &api.DeleteInstanceParams{IdempotencyKey: client.IdempotencyKey(key)})
+			r, err := c.DeleteInstanceWithResponse(cmd.Context(), inst.JSON200.Id,
+				&api.DeleteInstanceParams{IdempotencyKey: client.IdempotencyKey(key), Purge: optional(purge)})
 			if err != nil {
 				return err
 			}
@@ -337,6 +382,7 @@ is required.`,
 	w.register(cmd)
 	idempotencyFlag(cmd, &key)
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	cmd.Flags().BoolVar(&purge, "purge", false, "delete the data bucket at once instead of keeping it (admins only)")
 	return cmd
 }
 
@@ -355,20 +401,29 @@ func (a *app) confirm(kind, name string) error {
 
 func (a *app) instancesPlan() *cobra.Command {
 	var spec creation
+	var deleting, purge bool
 	cmd := &cobra.Command{
 		Use:   "plan [NAME|ID]",
-		Short: "Show what a create, an update or a repair would change in the cloud, changing nothing",
+		Short: "Show what a create, an update, a repair or a delete would change in the cloud, changing nothing",
 		Long: `Without NAME: plans creating the instance given by -f and/or the create flags.
-With NAME and --aku/--fsx-*: plans that capacity change. With NAME alone: plans a repair, the
-difference between the spec and what exists in the cloud account now.`,
+With NAME and --aku/--fsx-*: plans that capacity change. With NAME and --delete: plans deleting it,
+and until when its data bucket would be kept (--purge: deleted at once). With NAME alone: plans a
+repair, the difference between the spec and what exists in the cloud account now.`,
 		Example: `  keel instances plan -f cli/examples/s3.yaml
   keel instances plan orders --aku 9
+  keel instances plan orders --delete
   keel instances plan orders`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {
 			var body []byte
 			var plan *api.Plan
+			if purge && !deleting {
+				return usagef("--purge plans a delete: give --delete with it")
+			}
 			if len(args) == 0 {
+				if deleting {
+					return usagef("--delete plans deleting an instance: name it")
+				}
 				doc, err := spec.body(cmd.Context(), a, c, cmd)
 				if err != nil {
 					return err
@@ -391,7 +446,14 @@ difference between the spec and what exists in the cloud account now.`,
 					return err
 				}
 				var r *api.PlanInstanceResponse
-				if patch := change.patch(cmd); patch != nil {
+				patch := change.patch(cmd)
+				if deleting && patch != nil {
+					return usagef("--delete plans a delete: give no capacity change with it")
+				}
+				if deleting {
+					r, err = c.PlanInstanceWithBodyWithResponse(cmd.Context(), inst.JSON200.Id,
+						&api.PlanInstanceParams{Delete: &deleting, Purge: optional(purge)}, "application/json", nil)
+				} else if patch != nil {
 					r, err = c.PlanInstanceWithResponse(cmd.Context(), inst.JSON200.Id, nil, *patch)
 				} else {
 					r, err = c.PlanInstanceWithBodyWithResponse(cmd.Context(), inst.JSON200.Id, nil, "application/json", nil)
@@ -409,10 +471,15 @@ difference between the spec and what exists in the cloud account now.`,
 				s := plan.Summary
 				t.Blank()
 				t.Row(fmt.Sprintf("%s plan: %d to create, %d to update, %d to replace, %d to delete", plan.Kind, s.Create, s.Update, s.Replace, s.Delete))
+				if plan.DataRetainedUntil != nil {
+					t.Row(fmt.Sprintf("The data bucket is kept until %s, then deleted.", plan.DataRetainedUntil.UTC().Format(time.RFC3339)))
+				}
 			})
 		}),
 	}
 	spec.register(cmd)
+	cmd.Flags().BoolVar(&deleting, "delete", false, "plan deleting the named instance")
+	cmd.Flags().BoolVar(&purge, "purge", false, "with --delete: plan deleting its data bucket at once too")
 	return cmd
 }
 

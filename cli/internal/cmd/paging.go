@@ -59,9 +59,11 @@ func listPages[T any](p paging, fetch fetchPage[T]) ([]byte, []T, error) {
 	return body, all, err
 }
 
-func optional(s string) *string {
-	if s == "" {
+// optional is a flag's value to send as an optional parameter: left out when it is the zero value.
+func optional[T comparable](v T) *T {
+	var zero T
+	if v == zero {
 		return nil
 	}
-	return &s
+	return &v
 }

@@ -1,7 +1,7 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, collectPages, newIdempotencyKey, useApiClient } from './client';
+import { call, collectPages, newIdempotencyKey, useApiClient, type KeelClient } from './client';
 import { operationKeys } from './operations';
-import type { Instance, InstanceCreation, InstanceState, InstanceUpdate } from './types';
+import type { Instance, InstanceCreation, InstanceState, InstanceUpdate, Operation } from './types';
 
 export const instanceKeys = {
   all: ['instances'] as const,
@@ -58,23 +58,39 @@ export function useCreateInstance() {
   });
 }
 
+async function patchInstance(client: KeelClient, id: string, patch: InstanceUpdate, etag: string) {
+  return (
+    await call(
+      client.PATCH('/instances/{instanceId}', {
+        params: {
+          path: { instanceId: id },
+          header: { 'Idempotency-Key': newIdempotencyKey(), 'If-Match': etag },
+        },
+        body: patch,
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      }),
+    )
+  ).data;
+}
+
+/** A capacity change: the API answers 202 with the UPDATE operation. */
 export function useUpdateInstance(id: string) {
   const client = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ patch, etag }: { patch: InstanceUpdate; etag: string }) =>
-      (
-        await call(
-          client.PATCH('/instances/{instanceId}', {
-            params: {
-              path: { instanceId: id },
-              header: { 'Idempotency-Key': newIdempotencyKey(), 'If-Match': etag },
-            },
-            body: patch,
-            headers: { 'Content-Type': 'application/merge-patch+json' },
-          }),
-        )
-      ).data,
+      (await patchInstance(client, id, patch, etag)) as Operation,
+    onSuccess: () => invalidateInstance(queryClient, id),
+  });
+}
+
+/** Deletion protection on or off: no operation, the API answers 200 with the instance as it now is. */
+export function useSetDeletionProtection(id: string) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ on, etag }: { on: boolean; etag: string }) =>
+      (await patchInstance(client, id, { deletionProtection: on }, etag)) as Instance,
     onSuccess: () => invalidateInstance(queryClient, id),
   });
 }
@@ -101,15 +117,20 @@ export function useRepairInstance(id: string) {
   });
 }
 
+/** Deletes the instance; with `purge` (admins only) its data bucket goes at once instead of being kept. */
 export function useDeleteInstance(id: string) {
   const client = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () =>
+    mutationFn: async (purge: boolean) =>
       (
         await call(
           client.DELETE('/instances/{instanceId}', {
-            params: { path: { instanceId: id }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+            params: {
+              path: { instanceId: id },
+              header: { 'Idempotency-Key': newIdempotencyKey() },
+              ...(purge ? { query: { purge } } : {}),
+            },
           }),
         )
       ).data,

@@ -7,6 +7,7 @@ export const planKeys = {
   forCreation: (body: InstanceCreation) => [...planKeys.all, 'creation', body] as const,
   forUpdate: (instanceId: string, patch: InstanceUpdate) => [...planKeys.all, 'instance', instanceId, patch] as const,
   forRepair: (instanceId: string) => [...planKeys.all, 'instance', instanceId, 'repair'] as const,
+  forDelete: (instanceId: string, purge: boolean) => [...planKeys.all, 'instance', instanceId, 'delete', purge] as const,
 };
 
 function creationPlan(client: KeelClient, body: InstanceCreation) {
@@ -48,6 +49,21 @@ export function useUpdatePlan(instanceId: string, patch: InstanceUpdate | undefi
     enabled: patch !== undefined,
     queryFn: async () =>
       (await call(client.POST('/instances/{instanceId}/plan', { params: { path: { instanceId } }, body: patch }))).data,
+  });
+}
+
+/** What deleting the instance would do, and until when its data bucket would be kept (not with `purge`). */
+export function useDeletePlan(instanceId: string, purge: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: planKeys.forDelete(instanceId, purge),
+    queryFn: async () =>
+      (
+        await call(
+          client.POST('/instances/{instanceId}/plan', { params: { path: { instanceId }, query: { delete: true, purge } } }),
+        )
+      ).data,
+    staleTime: 0,
   });
 }
 

@@ -21,6 +21,7 @@ import { useSession } from '../app/session';
 import { strings } from '../i18n/strings';
 import { formatNumber } from './capacity';
 import { DeleteInstanceModal } from './DeleteInstanceModal';
+import { DeletionProtectionToggle } from './DeletionProtectionToggle';
 import { InstanceStatusDetail } from './InstanceStatus';
 import { OperationsTab } from './OperationsTab';
 import { RepairInstanceModal } from './RepairInstanceModal';
@@ -79,7 +80,7 @@ function CloudAccountName({ id }: { id: string }) {
   );
 }
 
-function Overview({ instance }: { instance: Instance }) {
+function Overview({ instance, etag }: { instance: Instance; etag: string }) {
   const { spec, capacity, sizing, inventory } = instance;
   return (
     <SpaceBetween size="l">
@@ -99,6 +100,10 @@ function Overview({ instance }: { instance: Instance }) {
             { label: d.catalogVersion, value: spec.catalogVersion },
             { label: d.specVersion, value: instance.specVersion },
             { label: strings.instances.columns.created, value: formatDate(instance.createdAt) },
+            { label: strings.deletionProtection.label, value: <DeletionProtectionToggle instance={instance} etag={etag} /> },
+            ...(instance.dataRetainedUntil
+              ? [{ label: d.dataRetainedUntil, value: <span data-testid="detail-data-retained">{formatDate(instance.dataRetainedUntil)}</span> }]
+              : []),
           ]}
         />
       </Container>
@@ -251,7 +256,7 @@ export default function InstanceDetailPage() {
           i18nStrings={{ scrollLeftAriaLabel: d.tabsScrollLeft, scrollRightAriaLabel: d.tabsScrollRight }}
           onChange={({ detail }) => setTab(detail.activeTabId)}
           tabs={[
-            { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} /> },
+            { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} etag={query.data!.etag} /> },
             {
               id: 'metrics',
               label: d.tabs.metrics,

@@ -11,6 +11,7 @@ const repairPath = `POST /instances/${runningInstance.id}/repair`;
 
 const drift: Plan = {
   kind: 'REPAIR',
+  dataRetainedUntil: null,
   changes: [
     { action: 'REPLACE', resourceType: 'ec2-instance', name: 'broker-5', id: 'i-0c5', reason: 'its agent has not reported for 95 s' },
     { action: 'UPDATE', resourceType: 'ec2-security-group', name: 'security-group', id: 'sg-0a1', reason: 'ingress rule removed' },
@@ -56,7 +57,7 @@ describe('repair modal', () => {
   });
 
   it('offers nothing to start when the account already matches the spec', async () => {
-    const api = fakeApi({ [planPath]: { kind: 'REPAIR', changes: [], summary: { create: 0, update: 0, replace: 0, delete: 0 } } });
+    const api = fakeApi({ [planPath]: { kind: 'REPAIR', dataRetainedUntil: null, changes: [], summary: { create: 0, update: 0, replace: 0, delete: 0 } } });
     renderWithProviders(<RepairInstanceModal instance={runningInstance} onClose={vi.fn()} onStarted={vi.fn()} />, { api });
 
     await waitFor(() => expect(screen.getByTestId('plan').textContent).toContain('No changes'));

@@ -15,6 +15,7 @@ const pricePerAku = async (request: Request) => json(costEstimate(((await reques
 
 const scaleOut: Plan = {
   kind: 'UPDATE',
+  dataRetainedUntil: null,
   changes: [
     { action: 'CREATE', resourceType: 'ec2-instance', name: 'broker-7', id: null, reason: null },
     { action: 'UPDATE', resourceType: 'ec2-launch-template', name: 'brokers', id: 'lt-0a1b2c3d', reason: 'new broker count' },

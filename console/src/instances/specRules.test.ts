@@ -35,7 +35,7 @@ const sharedCatalog: SizingCatalog = { ...catalogV1, ...shared.catalog, walTypes
 
 function draft(overrides: { basics?: Partial<SpecDraft['basics']>; network?: Partial<SpecDraft['network']>; storage?: Partial<SpecDraft['storage']> } = {}): SpecDraft {
   return {
-    basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1', ...overrides.basics },
+    basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1', deletionProtection: true, ...overrides.basics },
     network: {
       zones: 3,
       vpcId: 'vpc-0a1b2c3d4e5f67890',
@@ -77,7 +77,7 @@ describe('capacity rules, answered as the API answers them', () => {
 
 describe('required fields, worded for people', () => {
   it('basics: a name, a cloud account and a region', () => {
-    expect(validateBasics({ name: ' ', cloudAccountId: '', region: '' })).toEqual({
+    expect(validateBasics({ name: ' ', cloudAccountId: '', region: '', deletionProtection: true })).toEqual({
       name: 'Enter a name',
       cloudAccountId: 'Choose a cloud account',
       region: 'Choose a region',

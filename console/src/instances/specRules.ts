@@ -25,6 +25,8 @@ export interface BasicsState {
   name: string;
   cloudAccountId: string;
   region: string;
+  /** On unless turned off: the console protects what it creates from a stray delete. */
+  deletionProtection: boolean;
 }
 export interface SubnetState {
   availabilityZone: string;
@@ -162,6 +164,7 @@ export function toCreation(draft: SpecDraft): InstanceCreation {
     network: { vpcId: network.vpcId, subnets: network.subnets.map((s) => ({ ...s })) },
     wal: { type: storage.walType as WalType },
     aku: Number(storage.aku),
+    deletionProtection: basics.deletionProtection,
   };
   if (storage.walType === 'FSWAL') body.fsx = { throughputMBps: storage.fsxThroughput, count: Number(storage.fsxCount) };
   return body;

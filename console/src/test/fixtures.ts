@@ -99,11 +99,14 @@ export const runningInstance: Instance = {
   conditions: [],
   createdAt: '2026-11-23T09:20:00Z',
   updatedAt: '2026-11-24T10:15:47Z',
+  deletionProtection: false,
+  dataRetainedUntil: null,
 };
 
 /** What creating a 3-zone FSWAL instance makes (shortened). */
 export const creationPlan: Plan = {
   kind: 'CREATE',
+  dataRetainedUntil: null,
   changes: [
     { action: 'CREATE', resourceType: 's3-bucket', name: 'data-bucket', id: null, reason: null },
     { action: 'CREATE', resourceType: 'fsx-file-system', name: 'wal-1', id: null, reason: null },

@@ -213,8 +213,16 @@ export class InstanceDetailPage {
     await this.page.getByTestId('update-aku-apply').click();
   }
 
+  /** Turns off the deletion protection the wizard turned on (confirming), then deletes with the typed name. */
   async delete(name: string) {
+    const protection = this.page.getByTestId('deletion-protection-toggle').locator('input');
+    await expect(protection).toBeChecked();
+    // A click, not uncheck(): the switch stays on until the change is confirmed.
+    await protection.click();
+    await this.page.getByTestId('deletion-protection-off-confirm').click();
+    await expect(protection).not.toBeChecked();
     await this.page.getByTestId('delete-instance').click();
+    await expect(this.page.getByTestId('delete-instance-retention')).toContainText('kept, with its data, until');
     await expect(this.page.getByTestId('delete-instance-confirm')).toBeDisabled();
     await input(this.page, 'delete-instance-typed').fill(name);
     await this.page.getByTestId('delete-instance-confirm').click();

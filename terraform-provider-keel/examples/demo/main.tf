@@ -48,6 +48,12 @@ variable "aku" {
   description = "Capacity in AKU; changes in place."
 }
 
+variable "deletion_protection" {
+  type        = bool
+  default     = false
+  description = "While true, the instance cannot be destroyed; set it to false and apply first."
+}
+
 variable "fsx" {
   type = object({
     throughput_mbps = number
@@ -77,6 +83,8 @@ resource "keel_instance" "this" {
   wal              = var.wal
   aku              = var.aku
   fsx              = var.fsx
+
+  deletion_protection = var.deletion_protection
 
   timeouts = {
     create = "20m"

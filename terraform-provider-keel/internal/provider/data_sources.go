@@ -286,6 +286,8 @@ func dataSourceAttributes(in map[string]rschema.Attribute) map[string]schema.Att
 			out[name] = schema.StringAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 		case rschema.Int64Attribute:
 			out[name] = schema.Int64Attribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
+		case rschema.BoolAttribute:
+			out[name] = schema.BoolAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 		case rschema.ListNestedAttribute:
 			out[name] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription,
 				NestedObject: schema.NestedAttributeObject{Attributes: dataSourceAttributes(a.NestedObject.Attributes)}}

@@ -27,6 +27,8 @@ type instanceModel struct {
 	CatalogVersion   types.Int64   `tfsdk:"catalog_version"`
 	InstanceType     types.String  `tfsdk:"instance_type"`
 	BrokerCount      types.Int64   `tfsdk:"broker_count"`
+	// DeletionProtection refuses a destroy while true.
+	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
 }
 
 type subnetModel struct {
@@ -63,6 +65,7 @@ func (m *instanceModel) set(i *api.Instance) {
 	m.CatalogVersion = types.Int64Value(int64(i.Spec.CatalogVersion))
 	m.InstanceType = types.StringValue(i.Sizing.InstanceType)
 	m.BrokerCount = types.Int64Value(int64(i.Sizing.BrokerCount))
+	m.DeletionProtection = types.BoolValue(i.DeletionProtection)
 }
 
 // creation is the InstanceCreation the model asks for.
@@ -80,6 +83,9 @@ func (m *instanceModel) creation() (api.InstanceCreation, error) {
 		Wal:            api.WalSpec{Type: api.WalType(m.Wal.ValueString())},
 		Aku:            int(m.Aku.ValueInt64()),
 		Fsx:            m.fsxSpec(),
+	}
+	if !m.DeletionProtection.IsUnknown() && !m.DeletionProtection.IsNull() {
+		body.DeletionProtection = m.DeletionProtection.ValueBoolPointer()
 	}
 	if !m.BrokerVersion.IsUnknown() && !m.BrokerVersion.IsNull() {
 		body.BrokerVersion = m.BrokerVersion.ValueStringPointer()

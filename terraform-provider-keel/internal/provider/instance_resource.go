@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -69,9 +70,10 @@ func (r *instanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A diskless Kafka instance in a cloud account. `aku` and `fsx` change in place (an `UPDATE` " +
-			"operation, waited for); any other change replaces the instance, as the API cannot change the WAL type or " +
-			"the zones of an existing instance. Create, update and delete wait for their operation up to `timeouts` " +
-			"(default 30 minutes each).",
+			"operation, waited for), and so does `deletion_protection`; any other change replaces the instance, as the API " +
+			"cannot change the WAL type or the zones of an existing instance. Create, update and delete wait for their " +
+			"operation up to `timeouts` (default 30 minutes each). A destroy keeps the instance's data bucket for the " +
+			"control plane's retention period (7 days by default), then the control plane deletes it.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The instance's id.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -102,6 +104,9 @@ func (r *instanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"count":           schema.Int64Attribute{Required: true, MarkdownDescription: "Number of file systems."},
 				},
 			},
+			"deletion_protection": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "While `true`, the API refuses to delete the instance: a destroy (or a replacement) fails with its " +
+					"message until it is set to `false` and applied. Changes in place; default `false`."},
 			"broker_version": schema.StringAttribute{Optional: true, Computed: true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 				MarkdownDescription: "The broker version; default: the catalog's newest version that runs `wal`."},
@@ -212,7 +217,10 @@ func (r *instanceResource) Update(ctx context.Context, req resource.UpdateReques
 			ThroughputMBps *api.FsxThroughput `json:"throughputMBps,omitempty"`
 		}{Count: &spec.Count, ThroughputMBps: &spec.ThroughputMBps}
 	}
-	if patch.Aku == nil && patch.Fsx == nil {
+	if !plan.DeletionProtection.Equal(state.DeletionProtection) {
+		patch.DeletionProtection = plan.DeletionProtection.ValueBoolPointer()
+	}
+	if patch.Aku == nil && patch.Fsx == nil && patch.DeletionProtection == nil {
 		// Only the timeouts changed: nothing to ask of the API.
 		plan.instanceModel = state.instanceModel
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -224,6 +232,12 @@ func (r *instanceResource) Update(ctx context.Context, req resource.UpdateReques
 	}, patch)
 	if err != nil {
 		addError(&resp.Diagnostics, "Changing the instance failed", err)
+		return
+	}
+	if updated.JSON200 != nil {
+		// Deletion protection alone changes at once, with no operation to wait for.
+		plan.set(updated.JSON200)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	r.finish(ctx, updated.JSON202, timeout, &plan, &resp.State, &resp.Diagnostics)

@@ -5,6 +5,7 @@ import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import Toggle from '@cloudscape-design/components/toggle';
 import { strings } from '../../i18n/strings';
 import { errorFor, type StepProps } from './types';
 
@@ -61,6 +62,15 @@ export function BasicsStep({ draft, update, errors, accounts }: StepProps) {
             disabled={!account}
             onChange={({ detail }) => update('basics', { region: detail.selectedOption.value ?? '' })}
           />
+        </FormField>
+        <FormField label={strings.deletionProtection.label} description={strings.deletionProtection.description}>
+          <Toggle
+            data-testid="wizard-deletion-protection"
+            checked={basics.deletionProtection}
+            onChange={({ detail }) => update('basics', { deletionProtection: detail.checked })}
+          >
+            {basics.deletionProtection ? strings.deletionProtection.on : strings.deletionProtection.off}
+          </Toggle>
         </FormField>
       </SpaceBetween>
     </Container>

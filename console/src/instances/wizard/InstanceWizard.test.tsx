@@ -11,7 +11,7 @@ import { InstanceWizard } from './InstanceWizard';
 const estimate = costEstimate();
 
 const valid: SpecDraft = {
-  basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1' },
+  basics: { name: 'orders-prod', cloudAccountId: account.id, region: 'us-east-1', deletionProtection: true },
   network: {
     zones: 3,
     vpcId: 'vpc-0a1b2c3d4e5f67890',
@@ -80,8 +80,8 @@ async function subnetChoices(row: number) {
 }
 
 /** The wizard with a valid draft, on its review step. */
-async function renderAtReview(api: ReturnType<typeof fakeApi>) {
-  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+/** Leaves basics, network and storage as they are, for review. */
+async function toReview() {
   next();
   await step('network');
   next();
@@ -89,8 +89,32 @@ async function renderAtReview(api: ReturnType<typeof fakeApi>) {
   next();
   await step('review');
 }
+async function renderAtReview(api: ReturnType<typeof fakeApi>) {
+  renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, { api });
+  await toReview();
+}
 
 describe('create-instance wizard', () => {
+  it('protects a new instance from deletion unless told not to, and sends what was chosen', async () => {
+    const toggle = () => createWrapper(document.body).findToggle('[data-testid="wizard-deletion-protection"]')!.findNativeInput();
+    const fresh = renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
+      api: fakeApi({}),
+    });
+    expect(toggle().getElement().checked).toBe(true);
+    fresh.unmount();
+
+    const submit = vi.fn(async () => undefined);
+    renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={submit} onCancel={vi.fn()} />, {
+      api: fakeApi(routes),
+    });
+    act(() => toggle().click());
+    expect(toggle().getElement().checked).toBe(false);
+    await toReview();
+    act(() => wizard().findPrimaryButton().click());
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'orders-prod', deletionProtection: false }));
+  });
+
   it('offers only verified cloud accounts: the others are listed but cannot be chosen', () => {
     const failed = { ...failedAccount, id: 'a2b3c4d5-0000-4000-8000-000000000002', name: 'staging' };
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account, failed]} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
@@ -275,12 +299,7 @@ describe('create-instance wizard', () => {
       />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('network');
     expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
@@ -303,12 +322,7 @@ describe('create-instance wizard', () => {
       <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
       { api },
     );
-    next();
-    await step('network');
-    next();
-    await step('storage');
-    next();
-    await step('review');
+    await toReview();
     act(() => wizard().findPrimaryButton().click());
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');

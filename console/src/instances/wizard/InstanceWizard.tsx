@@ -67,7 +67,7 @@ export function initialDraft(accounts: CloudAccount[]): SpecDraft {
   const account = accounts.find((a) => a.status === 'VERIFIED') ?? accounts[0];
   const region = account?.regions[0] ?? '';
   return {
-    basics: { name: '', cloudAccountId: account?.id ?? '', region },
+    basics: { name: '', cloudAccountId: account?.id ?? '', region, deletionProtection: true },
     network: { zones: 3, vpcId: '', subnets: defaultSubnets(3, region) },
     storage: { walType: 'FSWAL', aku: '3', fsxThroughput: 384, fsxCount: '1' },
   };

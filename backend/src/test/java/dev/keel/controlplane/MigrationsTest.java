@@ -84,6 +84,15 @@ class MigrationsTest {
     }
 
     @Test
+    void v010LeavesEveryExistingInstanceDeletableWithNoDataKept() throws Exception {
+        List<String> instances = migrated("V007.sql", "10",
+                "SELECT name, deletion_protection, data_retained_until FROM instances ORDER BY name",
+                (rs, n) -> rs.getString(1) + " " + rs.getBoolean(2) + " " + rs.getTimestamp(3));
+        // Deletable as before the setting existed, deleted ones included: their data went with them.
+        assertThat(instances).isNotEmpty().allSatisfy(row -> assertThat(row).endsWith(" false null"));
+    }
+
+    @Test
     void v012GivesEachRoleToItsEarliestLiveRegistration() throws Exception {
         List<String> owners = migrated("V007.sql", "12", "SELECT name, role_owner FROM cloud_accounts ORDER BY name",
                 (rs, n) -> rs.getString(1) + " " + rs.getBoolean(2));

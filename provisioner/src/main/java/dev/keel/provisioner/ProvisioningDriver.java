@@ -28,6 +28,12 @@ public interface ProvisioningDriver {
     List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe);
 
     /**
+     * Deletes the data a delete of the instance kept (its data bucket, emptied first) once its retention is over.
+     * Applying it again, or to data already gone, changes nothing.
+     */
+    void deleteRetainedData(ProvisioningTarget target);
+
+    /**
      * Whether the driver can work in {@code account}: assumes its role afresh (never from a cache)
      * and checks that it allows every action the driver calls, changing nothing.
      */

@@ -1,5 +1,6 @@
 package dev.keel.provisioner;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -8,23 +9,25 @@ import java.util.UUID;
  * Everything a driver needs to converge one instance: where (account, role, region, network), what
  * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), what it last saw, and
  * which broker machines ({@code impairedBrokers}, EC2 instance ids) stopped reporting and are to be
- * replaced.
+ * replaced, and until when a delete keeps the instance's data ({@code dataRetainedUntil}; null: a delete removes
+ * everything at once).
  */
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                                 Inventory observed, Agent agent, Set<String> impairedBrokers) {
+                                 Inventory observed, Agent agent, Set<String> impairedBrokers,
+                                 Instant dataRetainedUntil) {
 
     public ProvisioningTarget {
         impairedBrokers = Set.copyOf(impairedBrokers);
     }
 
-    /** A target with every broker machine taken to be sound. */
+    /** A target with every broker machine taken to be sound, whose delete keeps nothing. */
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent) {
         this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
-                instanceType, brokerCount, brokerVersion, observed, agent, Set.of());
+                instanceType, brokerCount, brokerVersion, observed, agent, Set.of(), null);
     }
 
     /** The customer account reached by assuming {@code roleArn} with {@code externalId}. */
@@ -57,18 +60,27 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
 
     public ProvisioningTarget withImpairedBrokers(Set<String> ec2InstanceIds) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds,
+                dataRetainedUntil);
     }
 
     public ProvisioningTarget withObserved(Inventory inventory) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers);
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers,
+                dataRetainedUntil);
     }
 
     /** The same instance resized: another AKU and broker count (and FSx sizing), as an UPDATE would see it. */
     public ProvisioningTarget resized(int newAku, int newBrokerCount, Integer newFsxThroughputMBps, Integer newFsxCount) {
         return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, newAku,
                 newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent,
-                impairedBrokers);
+                impairedBrokers, dataRetainedUntil);
+    }
+
+    /** The same instance, deleted keeping its data until {@code until} (null: nothing kept). */
+    public ProvisioningTarget retainingDataUntil(Instant until) {
+        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
+                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers,
+                until);
     }
 }

@@ -71,6 +71,21 @@ public class CloudAccounts {
                 .optional();
     }
 
+    /**
+     * The account as it was registered, also once deleted: the data bucket a deleted instance keeps in it is still
+     * deleted through its role when its retention ends.
+     */
+    public CloudAccount registered(UUID organizationId, UUID id) {
+        return jdbc.sql("""
+                SELECT a.*, o.external_id FROM cloud_accounts a JOIN organizations o ON o.id = a.organization_id
+                WHERE a.organization_id = ? AND a.id = ?
+                """)
+                .params(organizationId, id)
+                .query(this::account)
+                .optional()
+                .orElseThrow(() -> ApiException.notFound("Cloud account", id));
+    }
+
     public CloudAccount get(UUID organizationId, UUID id) {
         return find(organizationId, id).orElseThrow(() -> ApiException.notFound("Cloud account", id));
     }

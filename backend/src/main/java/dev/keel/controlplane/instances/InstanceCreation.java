@@ -2,7 +2,14 @@ package dev.keel.controlplane.instances;
 
 import java.util.UUID;
 
-/** The body of {@code POST /instances}: where the instance goes, and its spec. */
+/**
+ * The body of {@code POST /instances}: where the instance goes, its spec, and whether a delete is refused until that
+ * is turned off (off when left out, as it was before the setting existed).
+ */
 record InstanceCreation(String name, UUID cloudAccountId, String region, NetworkSpec network, WalSpec wal, Integer aku,
-                        FsxSpec fsx, String brokerVersion) {
+                        FsxSpec fsx, String brokerVersion, Boolean deletionProtection) {
+
+    boolean protectedFromDeletion() {
+        return Boolean.TRUE.equals(deletionProtection);
+    }
 }

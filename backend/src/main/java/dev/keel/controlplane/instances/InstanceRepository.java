@@ -2,6 +2,7 @@ package dev.keel.controlplane.instances;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -33,17 +34,18 @@ class InstanceRepository {
         this.json = json;
     }
 
-    void insert(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region, InstanceSpec spec) {
+    void insert(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region, InstanceSpec spec,
+                boolean deletionProtection) {
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                        zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
-                                       catalog_version)
-                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
+                                       catalog_version, deletion_protection)
+                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
                 .params(id, organizationId, cloudAccountId, name, region, spec.network().vpcId(),
                         json.writeValueAsString(spec.network().subnets()), spec.network().zones(),
                         spec.wal().type().name(), spec.aku(), fsxThroughput(spec), fsxCount(spec),
-                        spec.brokerVersion(), spec.catalogVersion())
+                        spec.brokerVersion(), spec.catalogVersion(), deletionProtection)
                 .update();
     }
 
@@ -79,6 +81,30 @@ class InstanceRepository {
         return jdbc.sql("""
                 SELECT count(*) FROM instances WHERE organization_id = ? AND cloud_account_id = ? AND state <> 'DELETED'
                 """).params(organizationId, cloudAccountId).query(Long.class).single();
+    }
+
+    /** Deleted instances whose kept data bucket's retention ended before {@code now}, oldest first. */
+    List<Instance> retentionEnded(Instant now, int limit) {
+        return jdbc.sql("""
+                SELECT * FROM instances WHERE data_retained_until <= ? AND state = 'DELETED'
+                ORDER BY data_retained_until LIMIT ?
+                """).params(Timestamp.from(now), limit).query(this::instance).list();
+    }
+
+    void updateDeletionProtection(UUID id, boolean on) {
+        jdbc.sql("UPDATE instances SET deletion_protection = ?, updated_at = now() WHERE id = ?").params(on, id).update();
+    }
+
+    /** Until when the instance's data bucket is kept after its delete; null: nothing is (or is any longer) kept. */
+    void updateDataRetention(UUID id, Instant until) {
+        jdbc.sql("UPDATE instances SET data_retained_until = ? WHERE id = ?")
+                .params(until == null ? null : Timestamp.from(until), id).update();
+    }
+
+    /** Records the kept data bucket as gone, unless its retention was changed since it was read. */
+    boolean dataDeleted(UUID id, Instant retainedUntil) {
+        return jdbc.sql("UPDATE instances SET data_retained_until = NULL WHERE id = ? AND data_retained_until = ?")
+                .params(id, Timestamp.from(retainedUntil)).update() == 1;
     }
 
     /** Newest first; without a state filter, deleted instances are left out. */
@@ -169,7 +195,12 @@ class InstanceRepository {
                 InstanceState.valueOf(rs.getString("state")), spec, rs.getInt("spec_version"),
                 "{}".equals(inventory) ? Inventory.EMPTY : json.readValue(inventory, Inventory.class),
                 json.readValue(rs.getString("conditions"), CONDITIONS),
-                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
+                rs.getBoolean("deletion_protection"), instant(rs.getTimestamp("data_retained_until")));
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static Integer fsxThroughput(InstanceSpec spec) {

@@ -13,7 +13,8 @@ import dev.keel.provisioner.Inventory;
 /** An instance as the API shows it: the stored state plus what its catalog version says it can carry. */
 record InstanceView(UUID id, String name, UUID cloudAccountId, String region, InstanceState state, InstanceSpec spec,
                     int specVersion, SizingCatalog.Capacity capacity, SizingCatalog.Sizing sizing, InventoryView inventory,
-                    List<Condition> conditions, Instant createdAt, Instant updatedAt) {
+                    List<Condition> conditions, Instant createdAt, Instant updatedAt, boolean deletionProtection,
+                    Instant dataRetainedUntil) {
 
     /** What the control plane observed in the cloud, each broker with what its agent last reported. */
     record InventoryView(String bootstrapServers, List<BrokerView> brokers, List<Inventory.CloudResource> resources) {
@@ -45,7 +46,8 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
         return new InstanceView(instance.id(), instance.name(), instance.cloudAccountId(), instance.region(),
                 instance.state(), instance.spec(), instance.specVersion(), catalog.capacityOf(instance.spec().aku()),
                 catalog.sizingOf(instance.spec().aku()), inventory(instance.inventory(), reported),
-                instance.conditions(), instance.createdAt(), instance.updatedAt());
+                instance.conditions(), instance.createdAt(), instance.updatedAt(), instance.deletionProtection(),
+                instance.dataRetainedUntil());
     }
 
     private static InventoryView inventory(Inventory inventory, Map<Integer, BrokerStatuses.BrokerStatus> reported) {

@@ -114,7 +114,11 @@ class InstanceWorkflow implements OperationWorkflow {
                 InstanceSpec before = json.treeToValue(operation.previousSpec(), InstanceSpec.class);
                 repository.updateCapacity(instance.id(), before.aku(), before.fsx(), previous);
             }
-            case DELETE, REPAIR -> repository.updateState(instance.id(), previous);
+            case DELETE -> {
+                repository.updateState(instance.id(), previous);
+                repository.updateDataRetention(instance.id(), null);
+            }
+            case REPAIR -> repository.updateState(instance.id(), previous);
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.keel.controlplane.instances;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -20,6 +23,7 @@ import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.identity.Role;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
@@ -56,10 +60,11 @@ public class Instances {
     private final InstanceWorkflow workflow;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final Duration dataRetention;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
-              TransactionTemplate transactions) {
+              TransactionTemplate transactions, @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -69,6 +74,7 @@ public class Instances {
         this.workflow = workflow;
         this.audit = audit;
         this.transactions = transactions;
+        this.dataRetention = dataRetention;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -123,7 +129,8 @@ public class Instances {
             UUID id = UUID.randomUUID();
             InstanceSpec spec = specOf(request, catalog);
             try {
-                repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec);
+                repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec,
+                        request.protectedFromDeletion());
             } catch (DuplicateKeyException e) {
                 throw nameTaken(request.name());
             }
@@ -141,7 +148,7 @@ public class Instances {
         BootImage boot = bootImage(account, request, catalog);
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
                 request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
-                Instant.now(), Instant.now());
+                Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
         return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE, targets.of(draft, boot), false));
     }
 
@@ -179,37 +186,89 @@ public class Instances {
         if (update == null) {
             return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
-        InstanceSpec proposed = proposed(instance, update);
+        InstanceSpec proposed = proposed(instance, update.capacity());
         requireNetwork(caller, instance);
         Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
                 instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
-                instance.conditions(), instance.createdAt(), instance.updatedAt());
+                instance.conditions(), instance.createdAt(), instance.updatedAt(), instance.deletionProtection(),
+                instance.dataRetainedUntil());
         return Plan.of(ChangeKind.UPDATE, driver.plan(ChangeKind.UPDATE, targets.of(changed), true));
     }
 
     /**
+     * What deleting the instance would do in the cloud, changing nothing: with {@code purge}, delete every resource
+     * at once; without, keep the data bucket for the retention period.
+     */
+    Plan planDelete(Caller caller, UUID id, boolean purge) {
+        Instance instance = get(caller.organizationId(), id);
+        if (instance.state() == InstanceState.DELETED) {
+            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is deleted; there is nothing to plan.");
+        }
+        Instant retainedUntil = purge ? null : retentionEnd();
+        return Plan.of(ChangeKind.DELETE, driver.plan(ChangeKind.DELETE,
+                targets.of(instance).retainingDataUntil(retainedUntil), true), retainedUntil);
+    }
+
+    /**
      * Checks the change and the instance's network in the customer's account first, outside any
-     * transaction, then checks the change again under the instance's lock and records it.
+     * transaction, then checks the change again under the instance's lock and records it. A change of
+     * deletion protection alongside is recorded with it.
      */
     Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
-        if (ifMatch == null || ifMatch.isBlank()) {
-            throw ApiException.preconditionRequired("Send If-Match with the instance's ETag from GET /instances/" + id
-                    + "; it keeps you from overwriting a change you have not seen.");
-        }
+        requireIfMatch(id, ifMatch);
         Instance current = get(caller.organizationId(), id);
-        checkedUpdate(current, ifMatch, update);
+        checkedUpdate(current, ifMatch, update.capacity());
         requireNetwork(caller, current);
         return transactions.execute(status -> {
             Instance instance = repository.lock(caller.organizationId(), id)
                     .orElseThrow(() -> ApiException.notFound("Instance", id));
-            InstanceSpec proposed = checkedUpdate(instance, ifMatch, update);
+            InstanceSpec proposed = checkedUpdate(instance, ifMatch, update.capacity());
             repository.updateCapacity(id, proposed.aku(), proposed.fsx(), InstanceState.CHANGING);
+            if (update.deletionProtection() != null && update.deletionProtection() != instance.deletionProtection()) {
+                setDeletionProtection(caller, instance, update.deletionProtection());
+            }
             Instance updated = repository.find(id).orElseThrow();
             Operation operation = start(caller, updated, OperationType.UPDATE, instance.spec());
             audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
                     InstanceView.of(updated, catalogOf(instance)));
             return operation;
         });
+    }
+
+    /**
+     * Turns deletion protection on or off, in any state but {@code DELETED}; touches no cloud, so no operation. The
+     * ETag (the spec version) guards it as it guards a capacity change, and it does not change it: it is not the spec.
+     */
+    Instance updateDeletionProtection(Caller caller, UUID id, String ifMatch, boolean on) {
+        requireIfMatch(id, ifMatch);
+        return transactions.execute(status -> {
+            Instance instance = repository.lock(caller.organizationId(), id)
+                    .orElseThrow(() -> ApiException.notFound("Instance", id));
+            requireCurrent(instance, ifMatch);
+            if (instance.state() == InstanceState.DELETED) {
+                throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is deleted.");
+            }
+            if (instance.deletionProtection() == on) {
+                throw ApiException.validation("deletionProtection", "changes nothing: deletion protection is already "
+                        + (on ? "on" : "off"));
+            }
+            setDeletionProtection(caller, instance, on);
+            return repository.find(id).orElseThrow();
+        });
+    }
+
+    /** Records the change and who made it: turning protection off is what makes the instance deletable. */
+    private void setDeletionProtection(Caller caller, Instance instance, boolean on) {
+        repository.updateDeletionProtection(instance.id(), on);
+        audit.record(caller, on ? "instance.protect" : "instance.unprotect", "instance", instance.id(),
+                Map.of("deletionProtection", !on), Map.of("deletionProtection", on));
+    }
+
+    private static void requireIfMatch(UUID id, String ifMatch) {
+        if (ifMatch == null || ifMatch.isBlank()) {
+            throw ApiException.preconditionRequired("Send If-Match with the instance's ETag from GET /instances/" + id
+                    + "; it keeps you from overwriting a change you have not seen.");
+        }
     }
 
     /** The spec an update leads to, refused when the ETag is stale or the instance is not RUNNING. */
@@ -222,8 +281,18 @@ public class Instances {
         return proposed(instance, update);
     }
 
+    /**
+     * Queues the delete, refused while deletion protection is on. Without {@code purge} the data bucket is kept until
+     * the retention period after now (and deleted then, see {@link RetainedDataPurge}); with it, only an admin may
+     * delete everything at once.
+     */
     @Transactional
-    Operation delete(Caller caller, UUID id, String ifMatch) {
+    Operation delete(Caller caller, UUID id, String ifMatch, boolean purge) {
+        if (purge && caller.role() != Role.ADMIN) {
+            throw ApiException.of(ProblemType.FORBIDDEN, "purge", "Deleting an instance's data at once needs the admin "
+                    + "role; you are " + caller.role().wireName() + " in " + caller.organizationSlug() + ". Delete without "
+                    + "purge: its data bucket is kept " + dataRetention.toDays() + " days, then deleted.");
+        }
         Instance instance = repository.lock(caller.organizationId(), id)
                 .orElseThrow(() -> ApiException.notFound("Instance", id));
         if (ifMatch != null) {
@@ -232,10 +301,22 @@ public class Instances {
         if (instance.state() == InstanceState.DELETED) {
             throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instance.name() + " is already deleted.");
         }
+        if (instance.deletionProtection()) {
+            throw ApiException.of(ProblemType.DELETION_PROTECTED, "deletionProtection", "Instance " + instance.name()
+                    + " has deletion protection on: turn it off first (PATCH /instances/" + id
+                    + " with {\"deletionProtection\": false}), then delete it.");
+        }
         Operation operation = start(caller, instance, OperationType.DELETE, null);
         repository.updateState(id, InstanceState.DELETING);
-        audit.record(caller, "instance.delete", "instance", id, InstanceView.of(instance, catalogOf(instance)), null);
+        repository.updateDataRetention(id, purge ? null : retentionEnd());
+        audit.record(caller, purge ? "instance.purge" : "instance.delete", "instance", id,
+                InstanceView.of(instance, catalogOf(instance)), null);
         return operation;
+    }
+
+    /** When the data of an instance deleted now stops being kept, to the second (it is also a tag's value). */
+    private Instant retentionEnd() {
+        return Instant.now().plus(dataRetention).truncatedTo(ChronoUnit.SECONDS);
     }
 
     /** Brings a RUNNING instance's cloud resources back to its spec. */

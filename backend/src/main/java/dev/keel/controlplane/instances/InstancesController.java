@@ -47,10 +47,25 @@ class InstancesController {
         return instances.planCreate(caller, creation);
     }
 
-    /** With a capacity change: what updating would change; without: what repair would fix. Nothing is changed. */
+    /**
+     * With a capacity change: what updating would change; without: what repair would fix; with {@code delete=true}:
+     * what deleting would (with {@code purge}, at once). Nothing is changed.
+     */
     @PostMapping("/{instanceId:" + PathIds.UUID + "}/plan")
-    Plan plan(Caller caller, @PathVariable UUID instanceId, @RequestBody(required = false) InstanceUpdate update) {
-        return instances.plan(caller, instanceId, update);
+    Plan plan(Caller caller, @PathVariable UUID instanceId, @RequestBody(required = false) InstanceUpdate update,
+              @RequestParam(required = false) String delete, @RequestParam(required = false) String purge) {
+        boolean deleting = flag("delete", delete);
+        if (!deleting) {
+            if (purge != null) {
+                throw ApiException.validation("purge", "only plans a delete: send it with delete=true");
+            }
+            return instances.plan(caller, instanceId, update);
+        }
+        if (update != null) {
+            throw ApiException.validation("body", "a delete plan takes no body: leave it out, or leave out delete=true "
+                    + "to plan a capacity change");
+        }
+        return instances.planDelete(caller, instanceId, flag("purge", purge));
     }
 
     @PostMapping("/{instanceId:" + PathIds.UUID + "}/repair")
@@ -78,18 +93,35 @@ class InstancesController {
         return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
     }
 
+    /** A capacity change answers 202 with its operation; a change of deletion protection alone, 200 with the instance. */
     @PatchMapping(path = "/{instanceId:" + PathIds.UUID + "}", consumes = {"application/merge-patch+json", "application/json"})
-    ResponseEntity<Operation> update(Caller caller, @PathVariable UUID instanceId,
-                                     @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
-                                     @RequestBody InstanceUpdate update) {
+    ResponseEntity<?> update(Caller caller, @PathVariable UUID instanceId,
+                             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+                             @RequestBody InstanceUpdate update) {
+        if (update.onlyDeletionProtection()) {
+            Instance instance = instances.updateDeletionProtection(caller, instanceId, ifMatch, update.deletionProtection());
+            return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
+        }
         Operation operation = instances.update(caller, instanceId, ifMatch, update);
         return accepted(operation, instances.get(caller.organizationId(), instanceId).etag());
     }
 
     @DeleteMapping("/{instanceId:" + PathIds.UUID + "}")
     ResponseEntity<Operation> delete(Caller caller, @PathVariable UUID instanceId,
-                                     @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        return accepted(instances.delete(caller, instanceId, ifMatch), null);
+                                     @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+                                     @RequestParam(required = false) String purge) {
+        return accepted(instances.delete(caller, instanceId, ifMatch, flag("purge", purge)), null);
+    }
+
+    /** A boolean query parameter, written as JSON writes one; left out, false. */
+    private static boolean flag(String name, String value) {
+        if (value == null || value.equals("false")) {
+            return false;
+        }
+        if (value.equals("true")) {
+            return true;
+        }
+        throw ApiException.validation(name, "must be true or false");
     }
 
     private InstanceView view(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported) {

@@ -32,7 +32,8 @@ class ProvisioningTargets {
 
     /** {@code boot}: what its brokers boot, when known before the instance has a launch template (a create's plan). */
     ProvisioningTarget of(Instance instance, BootImage boot) {
-        CloudAccount account = accounts.get(instance.organizationId(), instance.cloudAccountId());
+        // Registered, also if deleted since: a deleted instance's kept data is deleted through the account's role.
+        CloudAccount account = accounts.registered(instance.organizationId(), instance.cloudAccountId());
         InstanceSpec spec = instance.spec();
         SizingCatalog.Sizing sizing = catalogs.version(spec.catalogVersion()).sizingOf(spec.aku());
         return new ProvisioningTarget(instance.id(), instance.name(), instance.region(),
@@ -42,7 +43,8 @@ class ProvisioningTargets {
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
-                new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()));
+                new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
+                instance.dataRetainedUntil());
     }
 
     static ProvisioningTarget.Account account(CloudAccount account) {

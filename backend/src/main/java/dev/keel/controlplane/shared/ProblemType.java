@@ -29,6 +29,7 @@ public enum ProblemType {
     OPERATION_STARTED("operation-started", HttpStatus.CONFLICT, "The operation has already started"),
     INSTANCE_DELETED("instance-deleted", HttpStatus.CONFLICT, "The instance is deleted"),
     INSTANCE_NOT_RUNNING("instance-not-running", HttpStatus.CONFLICT, "The instance is not running"),
+    DELETION_PROTECTED("deletion-protected", HttpStatus.CONFLICT, "The instance has deletion protection on"),
     IDEMPOTENCY_REQUEST_IN_PROGRESS("idempotency-request-in-progress", HttpStatus.CONFLICT,
             "The first request with this key is still being processed"),
     PRECONDITION_FAILED("precondition-failed", HttpStatus.PRECONDITION_FAILED, "The instance has changed"),

@@ -204,7 +204,8 @@ class InstanceLifecycleApiTest extends ApiTest {
         awaitOperation(api, deleting.json().get("id").asString(), "SUCCEEDED");
         JsonNode deleted = api.get(path).json();
         assertThat(deleted.get("state").asString()).isEqualTo("DELETED");
-        assertThat(deleted.get("inventory").get("resources").isEmpty()).isTrue();
+        assertThat(deleted.get("inventory").get("resources")).as("only the data bucket is kept").singleElement()
+                .satisfies(kept -> assertThat(kept.get("id").asString()).endsWith("-data"));
         assertThat(api.delete(path).status()).isEqualTo(409);
         assertThat(api.post("/instances", body).status()).as("the name is free again").isEqualTo(202);
     }

@@ -140,6 +140,11 @@ class SmallPoolConcurrencyTest {
         }
 
         @Override
+        public void deleteRetainedData(ProvisioningTarget target) {
+            cloud.deleteRetainedData(target);
+        }
+
+        @Override
         public AccountVerification verify(ProvisioningTarget.Account account, String region) {
             return cloud.verify(account, region);
         }

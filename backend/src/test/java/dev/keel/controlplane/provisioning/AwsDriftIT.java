@@ -77,7 +77,7 @@ class AwsDriftIT {
 
             String deletion = api.delete("/instances/" + instance).json().get("id").asString();
             assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).isEqualTo("SUCCEEDED");
-            assertThat(account.customer.leftovers(instance)).isEmpty();
+            assertThat(account.customer.leftoversBesideKeptData(instance)).isEmpty();
         }
     }
 

@@ -57,7 +57,7 @@ class AwsResilienceIT {
 
             assertSucceeded(worker.api(Fixtures.EDITOR), deletion);
             deleteKills.forEach(step -> assertThat(attemptsOf(environment, deletion, step)).as(step).isEqualTo(2));
-            assertThat(account.customer.leftovers(instance)).as("nothing orphaned").isEmpty();
+            assertThat(account.customer.leftoversBesideKeptData(instance)).as("nothing orphaned").isEmpty();
         } finally {
             worker.close();
         }
@@ -106,7 +106,7 @@ class AwsResilienceIT {
             assertThat(view.get("state").asString()).isEqualTo("FAILED");
             assertThat(view.get("conditions").toString()).contains("ec2:RunInstances");
             assertSucceeded(api, api.delete("/instances/" + instance).json().get("id").asString());
-            assertThat(account.customer.leftovers(instance)).isEmpty();
+            assertThat(account.customer.leftoversBesideKeptData(instance)).isEmpty();
         }
     }
 

@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.ec2.model.InstanceStateName;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * A customer's AWS account in LocalStack (and the FSx emulator): onboarded with the template the
@@ -142,6 +143,26 @@ public final class CustomerAccount {
             found.add(fileSystems(instanceId) + " FSx file systems");
         }
         return found;
+    }
+
+    /**
+     * What a delete that keeps the instance's data leaves besides it: {@link #leftovers} but the data bucket, when that
+     * bucket carries the tag saying when its retention ends.
+     */
+    public List<String> leftoversBesideKeptData(String instanceId) {
+        boolean kept = dataRetainedUntil(instanceId) != null;
+        return leftovers(instanceId).stream()
+                .filter(found -> !(kept && found.equals("bucket keel-" + instanceId + "-data"))).toList();
+    }
+
+    /** The data bucket's {@code byoc:retain-until} tag; null when it has none or there is no such bucket. */
+    public String dataRetainedUntil(String instanceId) {
+        try {
+            return s3.getBucketTagging(b -> b.bucket("keel-" + instanceId + "-data")).tagSet().stream()
+                    .filter(t -> t.key().equals("byoc:retain-until")).map(t -> t.value()).findFirst().orElse(null);
+        } catch (S3Exception e) {
+            return null;
+        }
     }
 
     private static Filter tagged(String instanceId) {

@@ -57,8 +57,11 @@ public final class InstanceLifecycle {
         ApiClient.Response deleted = api.delete("/instances/" + id);
         assertThat(deleted.status()).isEqualTo(202);
         succeeded(api, deleted.json().get("id").asString());
-        assertThat(api.get("/instances/" + id).json().get("state").asString()).isEqualTo("DELETED");
-        assertThat(customer.leftovers(id)).as("resources left in the account").isEmpty();
+        JsonNode deletedInstance = api.get("/instances/" + id).json();
+        assertThat(deletedInstance.get("state").asString()).isEqualTo("DELETED");
+        assertThat(customer.leftoversBesideKeptData(id)).as("resources left in the account").isEmpty();
+        assertThat(customer.dataRetainedUntil(id)).as("the data bucket is kept, tagged with when it goes")
+                .isEqualTo(deletedInstance.get("dataRetainedUntil").asString());
     }
 
 

@@ -247,21 +247,34 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 List<ResourceChange> all = new ArrayList<>();
                 for (String type : step.entry().types()) {
                     observed.ofType(type).stream().sorted(Comparator.comparing(ObservedState.Resource::logicalName))
-                            .forEach(r -> all.add(new ResourceChange(Action.DELETE, type, r.logicalName(), r.id(),
-                                    "the instance is being deleted")));
+                            .forEach(r -> all.add(step.entry().resource().deleting(desired, new ResourceChange(
+                                    Action.DELETE, type, r.logicalName(), r.id(), "the instance is being deleted"))));
                 }
                 yield all;
             }
         };
     }
 
+    /**
+     * Nothing is left but, when the delete keeps the instance's data, its data bucket tagged as kept: the inventory
+     * then records it until it is deleted.
+     */
     private AppliedStep verifyNothingLeft(ProvisioningTarget target) {
-        List<ObservedState.Resource> left = sweep(target);
-        if (!left.isEmpty()) {
+        Map<Boolean, List<ObservedState.Resource>> kept = sweep(target).stream().collect(Collectors.partitioningBy(
+                r -> target.dataRetainedUntil() != null && r.attribute(Buckets.RETAINED_UNTIL) != null));
+        if (!kept.get(false).isEmpty()) {
             throw new ProvisioningException("RESOURCES_LEFT", "Still tagged with instance " + target.instanceId() + ": "
-                    + left.stream().map(r -> r.type() + " " + r.id()).collect(Collectors.joining(", ")), true);
+                    + kept.get(false).stream().map(r -> r.type() + " " + r.id()).collect(Collectors.joining(", ")), true);
         }
-        return new AppliedStep(List.of(), Inventory.EMPTY);
+        return new AppliedStep(List.of(), inventory(new ObservedState(kept.get(true))));
+    }
+
+    @Override
+    public void deleteRetainedData(ProvisioningTarget target) {
+        AwsClients.Customer aws = clients.forTarget(target);
+        List<String> types = RESOURCES.getFirst().types();
+        new Buckets().deleteRetained(new StepContext(aws, desired(target), types, ObservedState.NOTHING,
+                t -> observe(aws, target, t), settings, waitedNanos));
     }
 
     /** Everything the instance has in the customer's account, found by tags and deterministic names. Read-only. */

@@ -3,6 +3,7 @@ package dev.keel.provisioner.aws;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -35,6 +36,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     public static final String MANAGED_BY = "keel";
     public static final String TAG_NODE = "byoc:node-id";
     public static final String TAG_SPEC_VERSION = "byoc:spec-version";
+    /** On a deleted instance's data bucket: when its retention ends and it is emptied and deleted (ISO-8601, UTC). */
+    public static final String TAG_RETAIN_UNTIL = "byoc:retain-until";
 
     public static final int KAFKA_PORT = 9092;
     public static final int CONTROLLER_PORT = 9093;
@@ -47,8 +50,12 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     /** The broker role's one inline policy. */
     public static final String BROKER_POLICY_NAME = "keel-broker-buckets";
 
-    /** {@code policy}: the bucket's own policy, which refuses every request not made over TLS. */
-    public record Bucket(String logicalName, String name, Integer expireAfterDays, IamPolicy policy) {
+    /**
+     * {@code policy}: the bucket's own policy, which refuses every request not made over TLS; {@code retainedUntil}:
+     * until when a delete keeps the bucket, with its data (null: a delete removes it at once).
+     */
+    public record Bucket(String logicalName, String name, Integer expireAfterDays, IamPolicy policy,
+                         Instant retainedUntil) {
     }
 
     /**
@@ -131,8 +138,9 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         UUID id = target.instanceId();
         String base = prefix(id);
         String partition = partition(target.region());
-        Bucket data = new Bucket("data-bucket", base + "-data", null, tlsOnly(partition, base + "-data"));
-        Bucket ops = new Bucket("ops-bucket", base + "-ops", 30, tlsOnly(partition, base + "-ops"));
+        Bucket data = new Bucket("data-bucket", base + "-data", null, tlsOnly(partition, base + "-data"),
+                target.dataRetainedUntil());
+        Bucket ops = new Bucket("ops-bucket", base + "-ops", 30, tlsOnly(partition, base + "-ops"), null);
 
         IamPolicy trust = new IamPolicy(List.of(new IamPolicy.Statement(null, "Allow",
                 Map.of("Service", "ec2.amazonaws.com"), IamPolicy.actions("sts", "AssumeRole"), null, null)));

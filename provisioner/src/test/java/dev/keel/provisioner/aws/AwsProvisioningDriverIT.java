@@ -3,6 +3,7 @@ package dev.keel.provisioner.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +20,7 @@ import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
+import dev.keel.provisioner.aws.resources.Buckets;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Instance;
 
@@ -213,6 +215,40 @@ class AwsProvisioningDriverIT {
                 .contains("s3-bucket", "iam-role", "iam-instance-profile", "security-group", "launch-template");
         run(driver, ChangeKind.DELETE, t);
         assertThat(driver.sweep(t)).isEmpty();
+    }
+
+    @Test
+    void aDeleteWithRetentionKeepsTheDataBucketWithItsDataTaggedUntilWhenThenItsDeletion() {
+        ProvisioningTarget t = run(driver, ChangeKind.CREATE, target(WalType.S3, 1, 1));
+        String bucket = DesiredState.prefix(t.instanceId()) + "-data";
+        aws.s3.putObject(b -> b.bucket(bucket).key("topic-0/segment-0"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("records"));
+        Instant until = Instant.parse("2026-12-02T16:40:00Z");
+        ProvisioningTarget retaining = t.retainingDataUntil(until);
+
+        assertThat(driver.plan(ChangeKind.DELETE, retaining, true)).filteredOn(c -> c.logicalName().equals("data-bucket"))
+                .singleElement().satisfies(c -> {
+                    assertThat(c.action()).isEqualTo(ResourceChange.Action.UPDATE);
+                    assertThat(c.reason()).contains("kept with its data until 2026-12-02T16:40:00Z");
+                });
+        ProvisioningTarget deleted = run(driver, ChangeKind.DELETE, retaining);
+
+        assertThat(driver.sweep(deleted)).singleElement().satisfies(kept -> {
+            assertThat(kept.id()).isEqualTo(bucket);
+            assertThat(kept.attribute(Buckets.RETAINED_UNTIL)).isEqualTo("2026-12-02T16:40:00Z");
+        });
+        assertThat(deleted.observed().resources()).as("recorded while it exists")
+                .containsExactly(new Inventory.CloudResource(ObservedState.S3_BUCKET, bucket));
+        assertThat(aws.s3.getBucketTagging(b -> b.bucket(bucket)).tagSet())
+                .anySatisfy(tag -> assertThat(tag.key() + "=" + tag.value())
+                        .isEqualTo("byoc:retain-until=2026-12-02T16:40:00Z"));
+        assertThat(aws.s3.listObjectsV2(b -> b.bucket(bucket)).contents()).as("its data is kept").hasSize(1);
+        assertThat(instances(t)).isEmpty();
+
+        driver.deleteRetainedData(deleted);
+        assertThat(driver.sweep(deleted)).isEmpty();
+        driver.deleteRetainedData(deleted);
+        assertThat(driver.sweep(deleted)).as("deleting it again changes nothing").isEmpty();
     }
 
     @Test

@@ -28,12 +28,16 @@ import software.amazon.awssdk.services.s3.model.Tag;
 /**
  * The data and ops buckets, found by their deterministic names. A bucket is configured (encryption, public access
  * block, lifecycle) before it is tagged, so a bucket without Keel's tags is one whose configuration may be
- * unfinished; its policy (TLS only) is compared as it is, so one deleted or changed outside Keel is put back.
+ * unfinished; its policy (TLS only) is compared as it is, so one deleted or changed outside Keel is put back. A delete
+ * with data retention keeps the data bucket, with its data, tagged with when its retention ends; the control plane
+ * deletes it then ({@link #deleteRetained}).
  */
 public final class Buckets implements ManagedResource {
 
     private static final String CONFIGURED = "configured";
     private static final String POLICY = "policy";
+    /** When a kept data bucket's retention ends, as its tag says. */
+    public static final String RETAINED_UNTIL = "retainedUntil";
 
     @Override
     public List<ObservedState.Resource> observe(AwsClients.Customer aws, UUID instanceId) {
@@ -49,6 +53,9 @@ public final class Buckets implements ManagedResource {
             String policy = policy(aws.s3(), name);
             if (policy != null) {
                 attributes.put(POLICY, policy);
+            }
+            if (tags.containsKey(DesiredState.TAG_RETAIN_UNTIL)) {
+                attributes.put(RETAINED_UNTIL, tags.get(DesiredState.TAG_RETAIN_UNTIL));
             }
             found.add(new ObservedState.Resource(ObservedState.S3_BUCKET, bucket[0], name, attributes));
         }
@@ -97,12 +104,51 @@ public final class Buckets implements ManagedResource {
         }
     }
 
+    /** The data bucket of a delete with data retention is kept (and tagged with when its retention ends). */
+    @Override
+    public ResourceChange deleting(DesiredState desired, ResourceChange delete) {
+        DesiredState.Bucket data = desired.dataBucket();
+        if (data.retainedUntil() == null || !delete.logicalName().equals(data.logicalName())) {
+            return delete;
+        }
+        return new ResourceChange(Action.UPDATE, delete.type(), delete.logicalName(), delete.id(),
+                "kept with its data until " + data.retainedUntil() + " (data retention), then emptied and deleted");
+    }
+
     @Override
     public void remove(List<ResourceChange> deletes, StepContext ctx) {
+        List<ObservedState.Resource> kept = new ArrayList<>();
         for (ResourceChange change : deletes) {
-            delete(ctx, change.id());
+            if (change.action() == Action.UPDATE) {
+                kept.add(retain(ctx, ctx.desired().dataBucket()));
+            } else {
+                delete(ctx, change.id());
+            }
         }
-        ctx.observedOwn(List.of());
+        ctx.observedOwn(kept);
+    }
+
+    /**
+     * Empties and deletes the data bucket a delete kept, once its retention is over; nothing when it is gone already.
+     * The bucket's name is the instance's own, so nothing else can be deleted by it.
+     */
+    public void deleteRetained(StepContext ctx) {
+        String name = ctx.desired().dataBucket().name();
+        if (tags(ctx.aws().s3(), name) != null) {
+            delete(ctx, name);
+        }
+    }
+
+    /** Tags the kept bucket with when its retention ends: the customer sees in their account why it is still there. */
+    private static ObservedState.Resource retain(StepContext ctx, DesiredState.Bucket bucket) {
+        List<Tag> tags = new ArrayList<>();
+        ctx.desired().tags(bucket.logicalName()).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
+        String until = bucket.retainedUntil().toString();
+        tags.add(Tag.builder().key(DesiredState.TAG_RETAIN_UNTIL).value(until).build());
+        AwsCalls.run("s3:PutBucketTagging", () -> ctx.aws().s3().putBucketTagging(b -> b.bucket(bucket.name())
+                .tagging(t -> t.tagSet(tags))));
+        return new ObservedState.Resource(ObservedState.S3_BUCKET, bucket.logicalName(), bucket.name(),
+                Map.of(CONFIGURED, "true", RETAINED_UNTIL, until));
     }
 
     private static List<DesiredState.Bucket> buckets(DesiredState desired) {

@@ -29,6 +29,17 @@ public interface ManagedResource {
      */
     void apply(List<ResourceChange> changes, StepContext ctx);
 
-    /** Deletes what {@code deletes} name (surplus, or everything of an instance being deleted) and waits until it is gone. */
+    /**
+     * What deleting the instance does to {@code delete}'s resource: deletes it, unless the resource keeps it for a
+     * while (a retained data bucket), which it then says as another change. Pure.
+     */
+    default ResourceChange deleting(DesiredState desired, ResourceChange delete) {
+        return delete;
+    }
+
+    /**
+     * Deletes what {@code deletes} name (surplus, or everything of an instance being deleted) and waits until it is
+     * gone; carries out what {@link #deleting} said instead of a delete.
+     */
     void remove(List<ResourceChange> deletes, StepContext ctx);
 }
