@@ -89,7 +89,8 @@ func Start(opts Options) (*Backend, error) {
 	}
 	b.cmd.Env = append(os.Environ(), "SERVER_PORT="+fmt.Sprint(port), "KEEL_MANAGEMENT_PORT=0",
 		"KEEL_DB_URL="+dbURL, "KEEL_PROVISIONING_DRIVER="+opts.Driver,
-		// The local-development profile: the development ingest secret and LocalStack's account.
+		// The local-development profile: the development ingest secret, LocalStack's account and the development
+		// broker image.
 		"SPRING_PROFILES_ACTIVE=local")
 	for k, v := range stack {
 		if k != "KEEL_DB_URL" {

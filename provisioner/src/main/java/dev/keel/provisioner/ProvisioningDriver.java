@@ -39,6 +39,13 @@ public interface ProvisioningDriver {
      */
     AccountVerification verify(ProvisioningTarget.Account account, String region);
 
+    /**
+     * What brokers of {@code brokerVersion} would boot in {@code region} of {@code account}, resolved now through
+     * its role, changing nothing; a {@link ProvisioningException} where they could not boot (no machine image in the
+     * region, no broker image for the version), before anything is created.
+     */
+    BootImage bootImage(ProvisioningTarget.Account account, String region, String brokerVersion);
+
     /** The VPCs of {@code account} in {@code region} with their subnets, read through its role. */
     List<AccountNetwork> networks(ProvisioningTarget.Account account, String region);
 }

@@ -48,15 +48,16 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
     }
 
     /**
-     * What the brokers boot ({@code brokerImage}, an AMI id on AWS) and where their agent reports
-     * ({@code ingestUrl}, authenticated with {@code ingestToken}); all travel in the launch template.
-     * A null image or URL falls back to the driver's configuration.
+     * What the brokers boot ({@code boot}, resolved when a create is planned) and where their agent reports
+     * ({@code ingestUrl}, authenticated with {@code ingestToken}); all travel in the launch template. A null
+     * {@code boot} is what the instance's launch template already boots, or else what the driver resolves when it
+     * makes the template; a null URL falls back to the driver's configuration.
      */
-    public record Agent(String brokerImage, String ingestUrl, String ingestToken) {
+    public record Agent(BootImage boot, String ingestUrl, String ingestToken) {
     }
 
-    public String brokerImage() {
-        return agent == null ? null : agent.brokerImage();
+    public BootImage boot() {
+        return agent == null ? null : agent.boot();
     }
 
     public String ingestUrl() {

@@ -34,8 +34,14 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     public record ComputeOption(String architecture, String instanceType, double akuPerBroker, int minBrokers) {
     }
 
+    /**
+     * {@code image}: the upstream AutoMQ image the version's Keel broker image is built from; {@code brokerImageDigest}:
+     * the digest of that Keel broker image as published (null until it is), which brokers pull it by. The digest is
+     * the control plane's to use, not the API's to show.
+     */
     public record BrokerVersion(String version, List<WalType> walTypes, @JsonProperty("default") boolean isDefault,
-                                String image) {
+                                String image,
+                                @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) String brokerImageDigest) {
     }
 
     /** What the product itself costs: the Marketplace listing's price, metered in AKU-hours. */

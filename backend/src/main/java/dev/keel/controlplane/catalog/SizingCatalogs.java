@@ -3,6 +3,8 @@ package dev.keel.controlplane.catalog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -44,6 +46,13 @@ public class SizingCatalogs {
             throw new IllegalStateException("Sizing catalog v" + version + " is not shipped with this build");
         }
         return catalog;
+    }
+
+    /** Every broker version a shipped catalog offers (instances keep theirs), as the newest catalog listing it says. */
+    public List<SizingCatalog.BrokerVersion> brokerVersions() {
+        Map<String, SizingCatalog.BrokerVersion> byVersion = new LinkedHashMap<>();
+        versions.values().forEach(c -> c.brokerVersions().forEach(v -> byVersion.put(v.version(), v)));
+        return List.copyOf(byVersion.values());
     }
 
     private static Map<Integer, SizingCatalog> load(String pattern) {

@@ -203,12 +203,17 @@ public class CloudAccounts {
             return driver.networks(new ProvisioningTarget.Account(account.awsAccountId(), account.roleArn(),
                     account.externalId()), region);
         } catch (ProvisioningException e) {
-            if (e.retryable()) {
-                throw ApiException.of(ProblemType.CLOUD_UNAVAILABLE, "AWS did not answer for account " + account.name()
-                        + " (" + e.getMessage() + "); try again in a moment.");
-            }
-            throw ApiException.of(ProblemType.CLOUD_REFUSED, e.getMessage());
+            throw problem(account, e);
         }
+    }
+
+    /** The answer to a read through the account's role that failed: 503 when AWS did not answer, 409 when it refused. */
+    public ApiException problem(CloudAccount account, ProvisioningException e) {
+        if (e.retryable()) {
+            return ApiException.of(ProblemType.CLOUD_UNAVAILABLE, "AWS did not answer for account " + account.name()
+                    + " (" + e.getMessage() + "); try again in a moment.");
+        }
+        return ApiException.of(ProblemType.CLOUD_REFUSED, e.getMessage());
     }
 
     @Transactional

@@ -27,9 +27,11 @@ import dev.keel.controlplane.identity.Role;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
+import dev.keel.provisioner.ProvisioningException;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
@@ -41,6 +43,10 @@ import dev.keel.controlplane.shared.Page;
  */
 @Service
 public class Instances {
+
+    /** The drivers' codes for a region or broker version whose brokers could not boot. */
+    private static final String MACHINE_IMAGE_MISSING = "NO_MACHINE_IMAGE";
+    private static final String BROKER_IMAGE_MISSING = "NO_BROKER_IMAGE";
 
     /** What {@code If-Match} may hold: any version, or one spec version as its ETag carries it. */
     private static final Pattern ENTITY_TAG = Pattern.compile("\\*|\"[0-9]{1,10}\"");
@@ -115,6 +121,7 @@ public class Instances {
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
+        bootImage(account, request, catalog);
         return transactions.execute(status -> {
             if (repository.nameTaken(caller.organizationId(), request.name())) {
                 throw nameTaken(request.name());
@@ -138,10 +145,33 @@ public class Instances {
     Plan planCreate(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
+        BootImage boot = bootImage(account, request, catalog);
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
                 request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
-        return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE, targets.of(draft), false));
+        return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE, targets.of(draft, boot), false));
+    }
+
+    /**
+     * What the brokers would boot in the request's region, resolved through the account's role (outside any
+     * transaction): a region without the machine image, or a broker version without a published broker image, is
+     * refused before anything is recorded or created.
+     */
+    private BootImage bootImage(CloudAccount account, InstanceCreation request, SizingCatalog catalog) {
+        String version = specOf(request, catalog).brokerVersion();
+        try {
+            return driver.bootImage(ProvisioningTargets.account(account), request.region(), version);
+        } catch (ProvisioningException e) {
+            if (MACHINE_IMAGE_MISSING.equals(e.code())) {
+                throw ApiException.validation("region", e.getMessage());
+            }
+            if (BROKER_IMAGE_MISSING.equals(e.code())) {
+                throw ApiException.validation(request.brokerVersion() != null ? "brokerVersion" : "wal.type",
+                        e.getMessage() + " No " + request.wal().type() + " instance can be created until a broker "
+                                + "image of AutoMQ " + version + " is published (broker-image/README.md).");
+            }
+            throw accounts.problem(account, e);
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
 import dev.keel.controlplane.identity.InstanceTokens;
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ProvisioningTarget;
 
 /** Describes an instance to a provisioning driver. */
@@ -26,19 +27,27 @@ class ProvisioningTargets {
     }
 
     ProvisioningTarget of(Instance instance) {
+        return of(instance, null);
+    }
+
+    /** {@code boot}: what its brokers boot, when known before the instance has a launch template (a create's plan). */
+    ProvisioningTarget of(Instance instance, BootImage boot) {
         // Registered, also if deleted since: a deleted instance's kept data is deleted through the account's role.
         CloudAccount account = accounts.registered(instance.organizationId(), instance.cloudAccountId());
         InstanceSpec spec = instance.spec();
         SizingCatalog.Sizing sizing = catalogs.version(spec.catalogVersion()).sizingOf(spec.aku());
         return new ProvisioningTarget(instance.id(), instance.name(), instance.region(),
-                new ProvisioningTarget.Account(account.awsAccountId(), account.roleArn(), account.externalId()),
-                spec.network().vpcId(),
+                account(account), spec.network().vpcId(),
                 spec.network().subnets().stream()
                         .map(s -> new ProvisioningTarget.Zone(s.availabilityZone(), s.subnetId())).toList(),
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
-                new ProvisioningTarget.Agent(null, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
+                new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
                 instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint());
+    }
+
+    static ProvisioningTarget.Account account(CloudAccount account) {
+        return new ProvisioningTarget.Account(account.awsAccountId(), account.roleArn(), account.externalId());
     }
 }

@@ -4,23 +4,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code keel.provisioning.aws.broker-images}: {@code version=ami-id} entries, one per broker version. */
+import dev.keel.controlplane.catalog.SizingCatalog;
+
+/**
+ * The Keel broker image each broker version's brokers pull, pinned by digest: the catalog's published digest in the
+ * repository the deployment names ({@code keel.provisioning.aws.broker-repository}), or, in local development only
+ * (settings/ProductionSettings refuses it elsewhere), one development image for every version. A version with
+ * neither has no image, and creates that need it are refused.
+ */
 final class BrokerImages {
 
     private BrokerImages() {
     }
 
-    static Map<String, String> parse(List<String> entries) {
+    static Map<String, String> of(List<SizingCatalog.BrokerVersion> versions, String repository,
+                                  String developmentImage) {
         Map<String, String> images = new LinkedHashMap<>();
-        for (String entry : entries) {
-            String[] parts = entry.trim().split("=", 2);
-            if (parts.length != 2 || parts[0].isBlank() || !parts[1].trim().startsWith("ami-")) {
-                throw new IllegalArgumentException("keel.provisioning.aws.broker-images: '" + entry
-                        + "' is not version=ami-id (e.g. 1.7.4=ami-0123456789abcdef0)");
-            }
-            if (images.put(parts[0].trim(), parts[1].trim()) != null) {
-                throw new IllegalArgumentException("keel.provisioning.aws.broker-images: version " + parts[0].trim()
-                        + " is given twice");
+        for (SizingCatalog.BrokerVersion version : versions) {
+            if (!developmentImage.isBlank()) {
+                images.put(version.version(), developmentImage.trim());
+            } else if (version.brokerImageDigest() != null && !repository.isBlank()) {
+                images.put(version.version(), repository.trim() + "@" + version.brokerImageDigest());
             }
         }
         return images;

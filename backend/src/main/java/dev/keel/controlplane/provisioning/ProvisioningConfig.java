@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
@@ -30,18 +31,20 @@ class ProvisioningConfig {
     ProvisioningDriver awsProvisioningDriver(
             @Value("${keel.provisioning.aws.endpoint:}") String endpoint,
             @Value("${keel.provisioning.aws.fsx-endpoint:}") String fsxEndpoint,
-            @Value("${keel.provisioning.aws.broker-images}") List<String> brokerImages,
+            @Value("${keel.provisioning.aws.broker-repository:}") String brokerRepository,
+            @Value("${keel.provisioning.aws.development-broker-image:}") String developmentBrokerImage,
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
             @Value("${keel.provisioning.aws.wait-scale:1}") double waitScale,
             @Value("${keel.provisioning.aws.wait-limits:}") List<String> waitLimits,
-            ObjectProvider<ExecutionInterceptor> interceptors) {
+            ObjectProvider<ExecutionInterceptor> interceptors, SizingCatalogs catalogs) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));
         }
         return new AwsProvisioningDriver(AwsProvisionerSettings.defaults()
                 .withEndpoints(endpoints)
-                .withDefaults(BrokerImages.parse(brokerImages), ingestUrl)
+                .withDefaults(BrokerImages.of(catalogs.brokerVersions(), brokerRepository, developmentBrokerImage),
+                        ingestUrl)
                 .withWaits(WaitLimits.apply(Waits.aws(), waitLimits).scaled(waitScale))
                 .withInterceptors(interceptors.orderedStream().toList())
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.

@@ -13,6 +13,11 @@ record RequiredSetting(String property, String variable, Scope scope, String pur
          * The local profile carries a development value ({@code application-local.yaml}); anywhere else the setting
          * must be given, and not as that value.
          */
-        OUTSIDE_LOCAL_DEVELOPMENT
+        OUTSIDE_LOCAL_DEVELOPMENT,
+        /**
+         * A development stand-in that only the local profile may give ({@code application-local.yaml} does); anywhere
+         * else it must not be set at all.
+         */
+        LOCAL_DEVELOPMENT_ONLY
     }
 }

@@ -2,11 +2,11 @@ package dev.keel.controlplane.cloudaccounts;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.WalType;
@@ -80,7 +80,8 @@ class OnboardingTemplateTest {
         ProvisioningTarget target = new ProvisioningTarget(UUID.randomUUID(), "orders", "us-east-1",
                 new ProvisioningTarget.Account(roleArn.split(":")[4], roleArn, "ext"), "vpc-1",
                 List.of(new ProvisioningTarget.Zone("us-east-1a", "subnet-a")), WalType.S3, 3, null, null, "m7g.large",
-                3, "1.7.4", Inventory.EMPTY, new ProvisioningTarget.Agent("ami-1", "https://keel.example/ingest", "t"));
-        return DesiredState.of(target, new DesiredState.Defaults(Map.of(), "https://keel.example/ingest", 10, 1024));
+                3, "1.7.4", Inventory.EMPTY, new ProvisioningTarget.Agent(null, "https://keel.example/ingest", "t"));
+        return DesiredState.of(target, new DesiredState.Defaults("https://keel.example/ingest", 10, 1024),
+                new BootImage("ami-1", "registry.example/keel-broker@sha256:" + "ab".repeat(32)));
     }
 }

@@ -120,6 +120,22 @@ class InstanceLifecycleApiTest extends ApiTest {
     }
 
     @Test
+    void aRegionWhereNoBrokerCouldBootIsRefusedBeforeAnythingIsCreated() {
+        String imageless = api.post("/cloud-accounts", Map.of("name", unique("acct"), "awsAccountId", "000000000000",
+                "roleArn", "arn:aws:iam::000000000000:role/" + unique("imageless"), "regions", List.of("us-east-1")))
+                .json().get("id").asString();
+        Map<String, Object> body = instanceBody(imageless, "S3", 1, 3);
+        for (String path : List.of("/instances/plan", "/instances")) {
+            ApiClient.Response response = api.post(path, body);
+            assertThat(response.status()).as(path + ": " + response).isEqualTo(400);
+            assertThat(response.json().get("errors").get(0).get("field").asString()).isEqualTo("region");
+            assertThat(response.json().get("errors").get(0).get("message").asString())
+                    .contains("Amazon Linux 2023", "us-east-1");
+        }
+        assertThat(api.get("/instances?name=" + body.get("name")).json().get("items").isEmpty()).isTrue();
+    }
+
+    @Test
     void updatesNeedIfMatchAndAStaleVersionIsRefused() {
         JsonNode instance = createRunningInstance(api, instanceBody(accountId, "FSWAL", 3, 6));
         String path = "/instances/" + instance.get("id").asString();

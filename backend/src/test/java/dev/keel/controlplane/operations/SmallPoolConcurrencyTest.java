@@ -26,6 +26,7 @@ import dev.keel.controlplane.support.Fixtures;
 import dev.keel.fixtures.NoCloudProvisioningDriver;
 import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
@@ -151,6 +152,11 @@ class SmallPoolConcurrencyTest {
         @Override
         public List<AccountNetwork> networks(ProvisioningTarget.Account account, String region) {
             return cloud.networks(account, region);
+        }
+
+        @Override
+        public BootImage bootImage(ProvisioningTarget.Account account, String region, String brokerVersion) {
+            return cloud.bootImage(account, region, brokerVersion);
         }
     }
 

@@ -106,6 +106,10 @@ class NetworkCheckIT {
     void theAccountsOwnNetworkIsAccepted() {
         ApiClient.Response plan = api.post("/instances/plan", account.instanceBody("S3", 3, 3, null));
         assertThat(plan.status()).as(plan.toString()).isEqualTo(200);
+        // What the brokers would boot, resolved now: the region's Amazon Linux AMI and the development broker image.
+        assertThat(plan.json().get("changes")).filteredOn(c -> c.get("resourceType").asString().equals("launch-template"))
+                .singleElement().satisfies(c -> assertThat(c.get("reason").asString()).matches(
+                        "image ami-[0-9a-f]{8,17}, broker image keel-broker\\.invalid/development@sha256:0{64}, .*"));
     }
 
     private static void assertRefused(Map<String, Object> body, String field, String says) {

@@ -20,7 +20,7 @@ class ProductionSettingsIT {
                 REFUSED_WITHIN);
 
         assertThat(output).contains("APPLICATION FAILED TO START", "KEEL_PROVISIONING_DRIVER", "KEEL_INGEST_SECRET",
-                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID", "SPRING_PROFILES_ACTIVE=local");
+                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID", "KEEL_BROKER_REPOSITORY", "SPRING_PROFILES_ACTIVE=local");
     }
 
     @Test

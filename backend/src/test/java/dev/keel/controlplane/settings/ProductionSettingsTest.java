@@ -21,11 +21,13 @@ class ProductionSettingsTest {
     void outsideLocalDevelopmentEveryMissingSettingIsNamedInOneFailure() {
         assertThatThrownBy(() -> settings.check(new MockEnvironment()))
                 .isInstanceOfSatisfying(UnsafeSettingsException.class, refused -> assertThat(refused.problems())
-                        .hasSize(3)
+                        .hasSize(4)
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_INGEST_SECRET (keel.ingest.secret) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith(
-                                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) is not set")));
+                                "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith(
+                                "KEEL_BROKER_REPOSITORY (keel.provisioning.aws.broker-repository) is not set")));
     }
 
     @Test
@@ -74,11 +76,31 @@ class ProductionSettingsTest {
                 .hasMessage("local has no development value for keel.example");
     }
 
+    @Test
+    void theDevelopmentBrokerImageIsRefusedOutsideLocalDevelopmentAndItsRepositoryToo() {
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012")
+                .withProperty("keel.provisioning.aws.broker-repository", "keel-broker.invalid/development")
+                .withProperty("keel.provisioning.aws.development-broker-image",
+                        "keel-broker.invalid/development@sha256:" + "0".repeat(64));
+
+        assertThat(settings.problems(environment)).containsExactly(
+                "KEEL_BROKER_REPOSITORY (keel.provisioning.aws.broker-repository) has the local-development value:"
+                        + " where brokers pull the Keel broker image from (registry/repository), by the digest the"
+                        + " catalog records for their version",
+                "KEEL_DEVELOPMENT_BROKER_IMAGE (keel.provisioning.aws.development-broker-image) is set outside local"
+                        + " development: a broker image for every version that no customer's machine can pull; leave it"
+                        + " out and publish the broker image");
+
+        environment.setActiveProfiles(ProductionSettings.LOCAL_PROFILE);
+        assertThat(settings.problems(environment)).isEmpty();
+    }
+
     /** A deployment without a profile, with the AWS driver. */
     private static MockEnvironment deployment(String ingestSecret, String controlPlaneAccount) {
         return new MockEnvironment()
                 .withProperty("keel.provisioning.driver", "aws")
                 .withProperty("keel.ingest.secret", ingestSecret)
-                .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount);
+                .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount)
+                .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker");
     }
 }

@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.model.AssumeRoleResponse;
 
@@ -33,7 +34,7 @@ import software.amazon.awssdk.services.sts.model.AssumeRoleResponse;
 public final class AwsClients implements AutoCloseable {
 
     /** The clients for one customer account and region. */
-    public record Customer(Ec2Client ec2, IamClient iam, S3Client s3, FSxClient fsx) {
+    public record Customer(Ec2Client ec2, IamClient iam, S3Client s3, FSxClient fsx, SsmClient ssm) {
     }
 
     private record Key(String roleArn, String externalId, String region) {
@@ -72,7 +73,8 @@ public final class AwsClients implements AutoCloseable {
                             .build(),
                     configure(S3Client.builder(), settings.endpoints().s3Endpoint(), awsRegion, provider)
                             .forcePathStyle(settings.endpoints().s3Endpoint().isPresent()).build(),
-                    configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), awsRegion, provider).build());
+                    configure(FSxClient.builder(), settings.endpoints().fsxEndpoint(), awsRegion, provider).build(),
+                    configure(SsmClient.builder(), settings.endpoints().ssmEndpoint(), awsRegion, provider).build());
         });
     }
 
@@ -132,6 +134,7 @@ public final class AwsClients implements AutoCloseable {
             c.iam().close();
             c.s3().close();
             c.fsx().close();
+            c.ssm().close();
         });
         sts.values().forEach(StsClient::close);
         http.close();

@@ -20,8 +20,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * @param backoffMax           largest backoff delay
  * @param waits                how patiently each kind of resource is awaited (running, available, gone…)
  * @param interceptors         extra SDK interceptors on every client (fault injection in tests)
- * @param brokerImages         AMI id per broker version (the broker image built for that AutoMQ
- *                             version), used when the target names none
+ * @param brokerImages         the Keel broker image each broker version runs, pinned by digest
+ *                             ({@code registry/repository@sha256:…}); a version without one cannot boot
  * @param defaultIngestUrl     control-plane ingest URL used when the target names none
  * @param walVolumeGiB         size of the per-broker gp3 WAL volume (EBS WAL)
  * @param fsxStorageGiB        SSD capacity of each FSx for ONTAP file system (FSWAL)
@@ -70,7 +70,7 @@ public record AwsProvisionerSettings(AwsEndpoints endpoints, AwsCredentialsProvi
                 clock);
     }
 
-    /** {@code brokerImages}: the image (AMI id) brokers of each broker version boot, by version. */
+    /** {@code brokerImages}: the broker image (pinned by digest) brokers of each broker version run, by version. */
     public AwsProvisionerSettings withDefaults(Map<String, String> brokerImages, String ingestUrl) {
         return new AwsProvisionerSettings(endpoints, baseCredentials, maxAttempts, backoffBase, backoffMax, waits,
                 interceptors, Map.copyOf(brokerImages), ingestUrl, walVolumeGiB, fsxStorageGiB, sweepFsxForEveryWal,

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.keel.provisioner.AccountNetwork;
 import dev.keel.provisioner.AccountVerification;
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
@@ -228,9 +230,10 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
      */
     private AppliedStep run(Step step, ProvisioningTarget target, List<String> types, boolean change) {
         AwsClients.Customer aws = clients.forTarget(target);
-        DesiredState desired = desired(target);
         ManagedResource resource = step.entry().resource();
         ObservedState observed = new ObservedState(observe(aws, target, types));
+        DesiredState desired = desired(target, boot(target, aws, observed,
+                step.phase() != Phase.DELETE && types.contains(LAUNCH_TEMPLATE)));
         List<ResourceChange> changes = change ? changes(step, desired, observed) : List.of();
         StepContext ctx = new StepContext(aws, desired, step.entry().types(), observed, t -> observe(aws, target, t),
                 settings, waitedNanos);
@@ -314,8 +317,12 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /** What applying a change of {@code kind} would do, from a fresh read-only observation. */
     @Override
     public List<ResourceChange> plan(ChangeKind kind, ProvisioningTarget target, boolean observe) {
-        return plan(kind, desired(target), observe ? observe(target) : ObservedState.NOTHING,
-                fsxInScope(target.walType()));
+        if (!observe) {
+            return plan(kind, desired(target), ObservedState.NOTHING, fsxInScope(target.walType()));
+        }
+        ObservedState observed = observe(target);
+        BootImage boot = boot(target, clients.forTarget(target), observed, kind != ChangeKind.DELETE);
+        return plan(kind, desired(target, boot), observed, fsxInScope(target.walType()));
     }
 
     /** What applying a change of {@code kind} would do, given an observation: its steps' diffs, concatenated. Pure. */
@@ -330,8 +337,52 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         return Duration.ofNanos(waitedNanos.sum());
     }
 
+    /** The desired state as far as the target says what the brokers boot (as a create's plan does). */
     public DesiredState desired(ProvisioningTarget target) {
-        return DesiredState.of(target, DesiredState.Defaults.of(settings));
+        return desired(target, target.boot() != null ? target.boot() : new BootImage(null, null));
+    }
+
+    private DesiredState desired(ProvisioningTarget target, BootImage boot) {
+        return DesiredState.of(target, DesiredState.Defaults.of(settings), boot);
+    }
+
+    /**
+     * What the instance's brokers boot: what the target says (a create's plan, resolved when it was validated);
+     * else what its launch template already boots, so that AWS publishing a newer AMI is no drift and rolls no
+     * broker; else, where the launch template is to be made ({@code resolve}), the region's current Amazon Linux
+     * image and the broker version's image. Steps that neither make nor read the template need neither.
+     */
+    private BootImage boot(ProvisioningTarget target, AwsClients.Customer aws, ObservedState observed,
+                           boolean resolve) {
+        if (target.boot() != null) {
+            return target.boot();
+        }
+        var template = observed.find(LAUNCH_TEMPLATE, DesiredState.LAUNCH_TEMPLATE_NAME);
+        if (template.isPresent() && template.get().attribute("imageId") != null
+                && template.get().attribute("brokerImage") != null) {
+            return new BootImage(template.get().attribute("imageId"), template.get().attribute("brokerImage"));
+        }
+        if (!resolve) {
+            return new BootImage(null, null);
+        }
+        return new BootImage(MachineImages.resolve(aws, target.region()), brokerImage(target.brokerVersion()));
+    }
+
+    @Override
+    public BootImage bootImage(ProvisioningTarget.Account account, String region, String brokerVersion) {
+        String brokerImage = brokerImage(brokerVersion);
+        return new BootImage(MachineImages.resolve(clients.forAccount(account, region, "keel-images"), region),
+                brokerImage);
+    }
+
+    private String brokerImage(String brokerVersion) {
+        String image = settings.brokerImages().get(brokerVersion);
+        if (image == null) {
+            throw new ProvisioningException("NO_BROKER_IMAGE", "No Keel broker image is recorded for AutoMQ "
+                    + brokerVersion + " (recorded: " + new TreeSet<>(settings.brokerImages().keySet())
+                    + "), so its brokers could not boot.", false);
+        }
+        return image;
     }
 
     /** The inventory the backend stores: brokers with their private addresses, the other resources by type and id. */

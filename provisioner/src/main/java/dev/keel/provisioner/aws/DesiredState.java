@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.S3GatewayEndpointMode;
@@ -47,6 +48,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     public static final String WAL_DEVICE = "/dev/sdf";
     /** The {@code byoc:resource} tag of the S3 gateway endpoint Keel creates in a VPC, shared by its instances there. */
     public static final String S3_GATEWAY_ENDPOINT_NAME = "s3-gateway-endpoint";
+    /** The logical name of the brokers' launch template. */
+    public static final String LAUNCH_TEMPLATE_NAME = "launch-template";
     /** The broker role's one inline policy. */
     public static final String BROKER_POLICY_NAME = "keel-broker-buckets";
 
@@ -84,12 +87,13 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     }
 
     /**
-     * The brokers' launch template. {@code nodeSpec} is what the spec determines (and
-     * {@code specVersion} hashes); the user data adds what only the cloud knows once the WAL file
-     * systems exist, their NFS endpoints, so a plan and an apply agree on the version.
+     * The brokers' launch template: the machine image ({@code imageId}) and the broker image its user data runs
+     * ({@code brokerImage}), either null where no image could be had. {@code nodeSpec} is what the spec determines
+     * (and {@code specVersion} hashes, with both images); the user data adds what only the cloud knows once the WAL
+     * file systems exist, their NFS endpoints, so a plan and an apply agree on the version.
      */
-    public record LaunchTemplate(String logicalName, String name, String imageId, String instanceType,
-                                 Map<String, Object> nodeSpec, String specVersion) {
+    public record LaunchTemplate(String logicalName, String name, String imageId, String brokerImage,
+                                 String instanceType, Map<String, Object> nodeSpec, String specVersion) {
 
         public LaunchTemplate {
             nodeSpec = Collections.unmodifiableMap(new LinkedHashMap<>(nodeSpec));
@@ -100,7 +104,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
             if (!walNfsEndpoints.isEmpty()) {
                 spec.put("walNfsEndpoints", walNfsEndpoints);
             }
-            return Base64.getEncoder().encodeToString(Json.write(spec).getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(BootScript.render(brokerImage, Json.write(spec))
+                    .getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -132,14 +137,14 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     }
 
     /** What the target does not say and configuration does. */
-    public record Defaults(Map<String, String> brokerImages, String ingestUrl, int walVolumeGiB, int fsxStorageGiB) {
+    public record Defaults(String ingestUrl, int walVolumeGiB, int fsxStorageGiB) {
         public static Defaults of(AwsProvisionerSettings settings) {
-            return new Defaults(settings.brokerImages(), settings.defaultIngestUrl(), settings.walVolumeGiB(),
-                    settings.fsxStorageGiB());
+            return new Defaults(settings.defaultIngestUrl(), settings.walVolumeGiB(), settings.fsxStorageGiB());
         }
     }
 
-    public static DesiredState of(ProvisioningTarget target, Defaults defaults) {
+    /** {@code boot}: what the brokers boot, chosen by the driver (null images where nothing depends on them). */
+    public static DesiredState of(ProvisioningTarget target, Defaults defaults, BootImage boot) {
         if (target.zones() == null || target.zones().isEmpty()) {
             throw new ProvisioningException("NO_SUBNETS", "The instance names no subnets to place brokers in.", false);
         }
@@ -167,9 +172,6 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         SecurityGroup sg = new SecurityGroup("security-group", base + "-brokers",
                 "Keel brokers of instance " + id, target.vpcId(), List.copyOf(rules));
 
-        // One image per broker version: the agent in it refuses a node spec for another AutoMQ version.
-        String image = target.brokerImage() != null ? target.brokerImage()
-                : defaults.brokerImages().get(target.brokerVersion());
         String ingest = target.ingestUrl() != null ? target.ingestUrl() : defaults.ingestUrl();
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("instanceId", id.toString());
@@ -193,9 +195,10 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         }
         spec.put("ingestUrl", ingest);
         spec.put("ingestToken", target.ingestToken());
-        String specVersion = sha256(image + "|" + target.instanceType() + "|" + Json.write(spec)).substring(0, 8);
-        LaunchTemplate lt = new LaunchTemplate("launch-template", base + "-brokers", image, target.instanceType(),
-                spec, specVersion);
+        String specVersion = sha256(boot.machineImage() + "|" + boot.brokerImage() + "|" + target.instanceType() + "|"
+                + Json.write(spec)).substring(0, 8);
+        LaunchTemplate lt = new LaunchTemplate(LAUNCH_TEMPLATE_NAME, base + "-brokers", boot.machineImage(),
+                boot.brokerImage(), target.instanceType(), spec, specVersion);
 
         List<Broker> brokers = new ArrayList<>();
         List<WalVolume> volumes = new ArrayList<>();

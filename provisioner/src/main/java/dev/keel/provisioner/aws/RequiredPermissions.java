@@ -84,6 +84,8 @@ final class RequiredPermissions {
         probes.put("arn:" + partition + ":s3:::" + DesiredState.NAME_PREFIX + "*/*", OBJECTS);
         probes.put(iam + "role" + path + "*", ROLES);
         probes.put(iam + "instance-profile" + path + "*", PROFILES);
+        // AWS's public parameters have no account in their ARN.
+        probes.put("arn:" + partition + ":ssm:*::parameter" + MachineImages.PARAMETER, List.of("ssm:GetParameter"));
         return probes;
     }
 

@@ -12,18 +12,21 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.WalType;
 
 class DesiredStateTest {
 
     static final UUID ID = UUID.fromString("3f2a9c1e-0000-4000-8000-000000000001");
-    static final DesiredState.Defaults DEFAULTS = new DesiredState.Defaults(Map.of("4.1.0", "ami-default"),
-            "https://default", 10, 1024);
+    static final DesiredState.Defaults DEFAULTS = new DesiredState.Defaults("https://default", 10, 1024);
 
     static DesiredState of(WalType wal, int brokers, int zones) {
-        return DesiredState.of(Targets.target(ID, wal, brokers, Targets.zones(zones), Targets.ACCOUNT, "vpc-1"),
-                DEFAULTS);
+        return of(Targets.target(ID, wal, brokers, Targets.zones(zones), Targets.ACCOUNT, "vpc-1"));
+    }
+
+    static DesiredState of(ProvisioningTarget target) {
+        return DesiredState.of(target, DEFAULTS, target.boot());
     }
 
     @Test
@@ -110,16 +113,21 @@ class DesiredStateTest {
         assertThat(one.fileSystems().getFirst().deploymentType()).isEqualTo("SINGLE_AZ_2");
         ProvisioningTarget two = Targets.target(ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1")
                 .resized(3, 3, 512, 2);
-        assertThat(DesiredState.of(two, DEFAULTS).fileSystems()).extracting(DesiredState.WalFileSystem::logicalName,
+        assertThat(of(two).fileSystems()).extracting(DesiredState.WalFileSystem::logicalName,
                 DesiredState.WalFileSystem::throughputMBps).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("wal-fs-0", 512), org.assertj.core.groups.Tuple.tuple("wal-fs-1", 512));
     }
 
     @Test
-    void launchTemplateCarriesTheImageAndTheNodeSpecAsBase64Json() {
+    void launchTemplateBootsTheMachineImageAndRunsTheBrokerImageWithTheNodeSpec() {
         DesiredState d = of(WalType.EBS, 3, 1);
         assertThat(d.launchTemplate().imageId()).isEqualTo("ami-0123456789abcdef0");
-        String json = new String(Base64.getDecoder().decode(d.launchTemplate().userDataBase64(List.of())), StandardCharsets.UTF_8);
+        String script = new String(Base64.getDecoder().decode(d.launchTemplate().userDataBase64(List.of())),
+                StandardCharsets.UTF_8);
+        assertThat(script).startsWith("#!/bin/bash\n").contains("BROKER_IMAGE='" + Targets.BROKER_IMAGE + "'",
+                "--spec /etc/keel/node-spec.json");
+        assertThat(BootScript.brokerImage(script)).isEqualTo(Targets.BROKER_IMAGE);
+        String json = BootScript.nodeSpec(script);
         assertThat(json).startsWith("{").endsWith("}")
                 .contains("\"instanceId\":\"" + ID + "\"", "\"brokerCount\":3", "\"walType\":\"EBS\"",
                         "\"dataBucket\":\"" + d.dataBucket().name() + "\"", "\"ingestUrl\":\"https://keel.example/ingest\"",
@@ -127,10 +135,19 @@ class DesiredStateTest {
     }
 
     @Test
-    void missingImageFallsBackToTheOneForTheBrokerVersion() {
-        ProvisioningTarget t = new ProvisioningTarget(ID, "orders", "us-east-1", Targets.ACCOUNT, "vpc-1",
-                Targets.zones(1), WalType.S3, 3, null, null, "m7g.xlarge", 3, "4.1.0", null, null);
-        assertThat(DesiredState.of(t, DEFAULTS).launchTemplate().imageId()).isEqualTo("ami-default");
+    void aBrokerImageNotPinnedByDigestIsRefused() {
+        DesiredState d = DesiredState.of(Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1"),
+                DEFAULTS, new BootImage("ami-0123456789abcdef0", "registry.example/keel-broker:1.7.4"));
+        assertThatThrownBy(() -> d.launchTemplate().userDataBase64(List.of())).isInstanceOf(ProvisioningException.class)
+                .hasMessageContaining("@sha256:");
+    }
+
+    @Test
+    void specVersionChangesWithWhatTheBrokersBoot() {
+        ProvisioningTarget t = Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1");
+        String now = of(t).launchTemplate().specVersion();
+        assertThat(DesiredState.of(t, DEFAULTS, new BootImage("ami-0fedcba9876543210", Targets.BROKER_IMAGE))
+                .launchTemplate().specVersion()).isNotEqualTo(now);
     }
 
     @Test
@@ -160,7 +177,7 @@ class DesiredStateTest {
     @Test
     void noSubnetsIsAPermanentFailure() {
         ProvisioningTarget t = Targets.target(ID, WalType.S3, 3, List.of(), Targets.ACCOUNT, "vpc-1");
-        assertThatThrownBy(() -> DesiredState.of(t, DEFAULTS)).isInstanceOf(ProvisioningException.class)
+        assertThatThrownBy(() -> of(t)).isInstanceOf(ProvisioningException.class)
                 .satisfies(e -> assertThat(((ProvisioningException) e).retryable()).isFalse());
     }
 }

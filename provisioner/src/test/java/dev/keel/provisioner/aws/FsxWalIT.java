@@ -95,7 +95,8 @@ class FsxWalIT {
         String data = aws.ec2.describeLaunchTemplateVersions(b -> b
                         .launchTemplateName(DesiredState.prefix(t.instanceId()) + "-brokers").versions("$Default"))
                 .launchTemplateVersions().getFirst().launchTemplateData().userData();
-        return new String(java.util.Base64.getDecoder().decode(data), java.nio.charset.StandardCharsets.UTF_8);
+        return BootScript.nodeSpec(new String(java.util.Base64.getDecoder().decode(data),
+                java.nio.charset.StandardCharsets.UTF_8));
     }
 
     static Set<String> ids(ProvisioningTarget t) {

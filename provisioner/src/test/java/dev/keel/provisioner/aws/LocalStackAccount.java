@@ -72,7 +72,7 @@ final class LocalStackAccount {
                 .role().arn();
         iam.putRolePolicy(b -> b.roleName("keel-it-access-" + suffix).policyName("keel")
                 .policyDocument("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
-                        + "[\"ec2:*\",\"s3:*\",\"iam:*\",\"fsx:*\"],\"Resource\":\"*\"}]}"));
+                        + "[\"ec2:*\",\"s3:*\",\"iam:*\",\"fsx:*\",\"ssm:GetParameter\"],\"Resource\":\"*\"}]}"));
         // What the onboarding template creates beside the role: the boundary every broker role must carry.
         iam.createPolicy(b -> b.policyName("keel-it-access-" + suffix + BrokerBoundary.SUFFIX)
                 .path(DesiredState.IAM_PATH).policyDocument("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":"
@@ -102,7 +102,7 @@ final class LocalStackAccount {
                 .withRetries(8, Duration.ofMillis(20), Duration.ofMillis(400))
                 // The emulators' lifecycles last seconds where AWS's last minutes: wait on the same scale.
                 .withWaits(Waits.aws().scaled(WAIT_SCALE))
-                .withDefaults(Map.of("4.1.0", "ami-00000000000000001", "1.7.3", "ami-00000000000000001"),
+                .withDefaults(Map.of("4.1.0", Targets.BROKER_IMAGE, "1.7.3", Targets.BROKER_IMAGE),
                         "http://localhost:8080/ingest")
                 // LocalStack has no FSx; FSWAL runs against the project's own emulator.
                 .withSweepFsxForEveryWal(false);

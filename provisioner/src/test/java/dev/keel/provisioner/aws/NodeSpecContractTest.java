@@ -32,12 +32,12 @@ class NodeSpecContractTest {
                 new DesiredState.NfsEndpoint(0, "svm-0.fs-0.fsx.us-east-1.amazonaws.com", "/wal"));
         for (WalType wal : WalType.values()) {
             DesiredState desired = DesiredStateTest.of(wal, 3, wal == WalType.EBS ? 1 : 3);
-            String spec = new String(Base64.getDecoder().decode(desired.launchTemplate()
-                    .userDataBase64(wal == WalType.FSWAL ? endpoints : List.of())), StandardCharsets.UTF_8);
+            String spec = BootScript.nodeSpec(new String(Base64.getDecoder().decode(desired.launchTemplate()
+                    .userDataBase64(wal == WalType.FSWAL ? endpoints : List.of())), StandardCharsets.UTF_8));
             assertThat(schema.validate(spec, InputFormat.JSON)).as(wal + ": " + spec).isEmpty();
         }
-        String unmountable = new String(Base64.getDecoder().decode(DesiredStateTest.of(WalType.FSWAL, 3, 3)
-                .launchTemplate().userDataBase64(List.of())), StandardCharsets.UTF_8);
+        String unmountable = BootScript.nodeSpec(new String(Base64.getDecoder().decode(DesiredStateTest.of(
+                WalType.FSWAL, 3, 3).launchTemplate().userDataBase64(List.of())), StandardCharsets.UTF_8));
         assertThat(schema.validate(unmountable, InputFormat.JSON)).as("FSWAL without NFS endpoints").isNotEmpty();
     }
 }

@@ -112,7 +112,7 @@ class PlanTest {
     void fsxThroughputAndCountChanges() {
         var before = DesiredStateTest.of(WalType.FSWAL, 3, 3);
         var target = Targets.target(DesiredStateTest.ID, WalType.FSWAL, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1");
-        var after = DesiredState.of(target.resized(3, 3, 512, 2), DesiredStateTest.DEFAULTS);
+        var after = DesiredStateTest.of(target.resized(3, 3, 512, 2));
         var changes = plan(ChangeKind.UPDATE, after, converged(before));
         assertThat(changes).filteredOn(c -> c.type().startsWith("fsx")).extracting(ResourceChange::action,
                 ResourceChange::logicalName).containsExactly(
@@ -148,8 +148,8 @@ class PlanTest {
     void aBrokerWhoseAgentWentSilentIsReplacedByEveryConvergingChange() {
         var d = ebs(3);
         for (ChangeKind kind : List.of(ChangeKind.CREATE, ChangeKind.UPDATE, ChangeKind.REPAIR)) {
-            var lost = DesiredState.of(Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(3),
-                    Targets.ACCOUNT, "vpc-1").withImpairedBrokers(Set.of("i-1", "i-9")), DesiredStateTest.DEFAULTS);
+            var lost = DesiredStateTest.of(Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(3),
+                    Targets.ACCOUNT, "vpc-1").withImpairedBrokers(Set.of("i-1", "i-9")));
             assertThat(plan(kind, lost, converged(d))).as(kind.name()).singleElement()
                     .satisfies(c -> assertThat(c.toString()).isEqualTo(
                             "-/+ ec2-instance broker-1 (i-1): its broker agent stopped reporting: a new instance takes over node 1"));

@@ -81,7 +81,7 @@ public final class Main {
         LocalOverrides local = opts.containsKey("local") ? LocalOverrides.read(Path.of(opts.get("local"))) : null;
         Ec2Metadata imds = local == null ? Ec2Metadata.standard() : null;
         String specJson = opts.containsKey("spec") ? Files.readString(Path.of(opts.get("spec")), StandardCharsets.UTF_8)
-                : imds.userData();
+                : BootUserData.nodeSpec(imds.userData());
         NodeSpec spec = NodeSpec.parse(specJson);
         List<String> unknown = NodeSpec.unknownKeys(specJson);
         if (!unknown.isEmpty()) {

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.broker.agent.BootUserData;
 import dev.keel.broker.agent.BrokerConfigRenderer;
 import dev.keel.broker.agent.LocalOverrides;
 import dev.keel.broker.agent.NodeSpec;
@@ -222,7 +223,7 @@ public final class LocalRunner implements AutoCloseable {
 
     private void launch(Instance i) throws IOException {
         String keelId = UserDataSource.tag(i, "byoc:instance-id");
-        String specJson = userData.userData(i, keelId)
+        String specJson = userData.userData(i, keelId).map(BootUserData::nodeSpec)
                 .orElseThrow(() -> new SpecException("(user data)", "instance " + i.instanceId()
                         + " has no user data and no launch template with a node spec"));
         NodeSpec spec = NodeSpec.parse(specJson);

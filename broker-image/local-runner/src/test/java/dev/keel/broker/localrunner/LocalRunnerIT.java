@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.keel.broker.agent.BootUserData;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.CreateLaunchTemplateRequest;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
@@ -89,11 +90,15 @@ class LocalRunnerIT {
                 {"instanceId":"%s","instanceName":"local-it","region":"us-east-1","brokerVersion":"1.7.4","aku":3,
                  "brokerCount":3,"walType":"S3","dataBucket":"keel-%s-data","opsBucket":"keel-%s-ops",
                  "listenerPort":9092,"controllerPort":9093,"nodeIdTag":"byoc:node-id",
-                 "ingestUrl":"http://127.0.0.1:9/ingest"}""".formatted(instanceId, instanceId, instanceId);
+                 "ingestUrl":"http://127.0.0.1:9/ingest"}""".formatted(instanceId, instanceId, instanceId)
+                .replace("\n", "");
+        // As the provisioner writes it: the contract's boot script, carrying this spec.
+        String example = Files.readString(Path.of("../../contract/broker-user-data.example.sh"));
+        String userData = example.replace(BootUserData.nodeSpec(example), spec);
         String ltId = ec2.createLaunchTemplate(CreateLaunchTemplateRequest.builder()
                 .launchTemplateName("keel-" + instanceId + "-brokers")
                 .launchTemplateData(RequestLaunchTemplateData.builder().imageId("ami-12345678").instanceType("m7g.large")
-                        .userData(Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8))).build())
+                        .userData(Base64.getEncoder().encodeToString(userData.getBytes(StandardCharsets.UTF_8))).build())
                 .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE)
                         .tags(tag("byoc:instance-id", instanceId.toString()), tag("byoc:managed-by", "keel"),
                                 tag("byoc:resource", "launch-template")).build())

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 
 import dev.keel.provisioner.ProvisioningException;
@@ -15,6 +14,7 @@ import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ResourceChange.Action;
 import dev.keel.provisioner.aws.AwsCalls;
 import dev.keel.provisioner.aws.AwsClients;
+import dev.keel.provisioner.aws.BootScript;
 import dev.keel.provisioner.aws.DesiredState;
 import dev.keel.provisioner.aws.Json;
 import dev.keel.provisioner.aws.ObservedState;
@@ -52,7 +52,8 @@ public final class LaunchTemplate implements ManagedResource {
 
     /**
      * What new brokers boot with, from the default version: the spec version its description names (a tag would be
-     * a second copy to keep in step), its security group, and the NFS endpoints in its user data.
+     * a second copy to keep in step), its machine image, its security group, and the broker image and NFS endpoints
+     * in its user data.
      */
     private static void describe(LaunchTemplateVersion version, Map<String, String> attributes) {
         String description = version.versionDescription();
@@ -64,11 +65,13 @@ public final class LaunchTemplate implements ManagedResource {
             return;
         }
         data.securityGroupIds().stream().findFirst().ifPresent(id -> attributes.put("securityGroupId", id));
+        Attributes.put(attributes, "imageId", data.imageId());
         if (data.userData() != null) {
-            String spec = new String(Base64.getDecoder().decode(data.userData()), StandardCharsets.UTF_8);
-            String endpoints = Json.member(spec, "walNfsEndpoints");
-            if (endpoints != null) {
-                attributes.put("walNfsEndpoints", endpoints);
+            String script = new String(Base64.getDecoder().decode(data.userData()), StandardCharsets.UTF_8);
+            Attributes.put(attributes, "brokerImage", BootScript.brokerImage(script));
+            String spec = BootScript.nodeSpec(script);
+            if (spec != null) {
+                Attributes.put(attributes, "walNfsEndpoints", Json.member(spec, "walNfsEndpoints"));
             }
         }
     }
@@ -79,7 +82,8 @@ public final class LaunchTemplate implements ManagedResource {
         var seen = observed.find(ObservedState.LAUNCH_TEMPLATE, lt.logicalName());
         if (seen.isEmpty()) {
             return List.of(new ResourceChange(Action.CREATE, ObservedState.LAUNCH_TEMPLATE, lt.logicalName(), null,
-                    "image " + lt.imageId() + ", " + lt.instanceType() + ", spec " + lt.specVersion()));
+                    "image " + lt.imageId() + ", broker image " + lt.brokerImage() + ", " + lt.instanceType()
+                            + ", spec " + lt.specVersion()));
         }
         String reason = null;
         Optional<String> groupId = observed.idOf(ObservedState.SECURITY_GROUP, desired.securityGroup().logicalName());
@@ -128,9 +132,8 @@ public final class LaunchTemplate implements ManagedResource {
         DesiredState desired = ctx.desired();
         DesiredState.LaunchTemplate lt = desired.launchTemplate();
         if (lt.imageId() == null || lt.imageId().isBlank()) {
-            throw new ProvisioningException("NO_BROKER_IMAGE", "No broker image (AMI id) is configured for AutoMQ "
-                    + lt.nodeSpec().get("brokerVersion") + "; images are configured for "
-                    + new TreeSet<>(ctx.settings().brokerImages().keySet()) + ".", false);
+            throw new ProvisioningException("NO_MACHINE_IMAGE", "No machine image was resolved for the brokers of "
+                    + "instance " + desired.instanceId() + " in " + desired.region() + ".", false);
         }
         String groupId = ctx.observed().idOf(ObservedState.SECURITY_GROUP, desired.securityGroup().logicalName())
                 .orElseThrow(() -> new ProvisioningException("NO_SECURITY_GROUP", "The security group must exist "
