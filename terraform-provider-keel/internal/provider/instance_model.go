@@ -29,6 +29,8 @@ type instanceModel struct {
 	BrokerCount      types.Int64   `tfsdk:"broker_count"`
 	// DeletionProtection refuses a destroy while true.
 	DeletionProtection types.Bool `tfsdk:"deletion_protection"`
+	// S3GatewayEndpoint is what Keel does about the VPC's S3 gateway endpoint, fixed at create.
+	S3GatewayEndpoint types.String `tfsdk:"s3_gateway_endpoint"`
 }
 
 type subnetModel struct {
@@ -51,6 +53,9 @@ func (m *instanceModel) set(i *api.Instance) {
 	m.Subnets = make([]subnetModel, len(i.Spec.Network.Subnets))
 	for n, s := range i.Spec.Network.Subnets {
 		m.Subnets[n] = subnetModel{AvailabilityZone: types.StringValue(s.AvailabilityZone), SubnetID: types.StringValue(s.SubnetId)}
+	}
+	if e := i.Spec.Network.S3GatewayEndpoint; e != nil {
+		m.S3GatewayEndpoint = types.StringValue(string(*e))
 	}
 	m.Wal = types.StringValue(string(i.Spec.Wal.Type))
 	m.Aku = types.Int64Value(int64(i.Spec.Aku))
@@ -86,6 +91,10 @@ func (m *instanceModel) creation() (api.InstanceCreation, error) {
 	}
 	if !m.DeletionProtection.IsUnknown() && !m.DeletionProtection.IsNull() {
 		body.DeletionProtection = m.DeletionProtection.ValueBoolPointer()
+	}
+	if !m.S3GatewayEndpoint.IsUnknown() && !m.S3GatewayEndpoint.IsNull() {
+		mode := api.S3GatewayEndpointMode(m.S3GatewayEndpoint.ValueString())
+		body.Network.S3GatewayEndpoint = &mode
 	}
 	if !m.BrokerVersion.IsUnknown() && !m.BrokerVersion.IsNull() {
 		body.BrokerVersion = m.BrokerVersion.ValueStringPointer()

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
@@ -93,6 +94,13 @@ func (r *instanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"subnet_id":         schema.StringAttribute{Required: true, MarkdownDescription: "A subnet of `vpc_id` in that zone."},
 				}},
 			},
+			"s3_gateway_endpoint": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("CREATE"),
+				PlanModifiers: replace,
+				MarkdownDescription: "What Keel does about the VPC's S3 gateway endpoint, which spares the brokers' S3 traffic a NAT " +
+					"gateway's per-GB charge: `CREATE` (use the endpoint on each subnet's route table, or create Keel's and add the " +
+					"route tables to it; default), `REQUIRE_EXISTING` (use yours; the create fails before anything is made when a " +
+					"subnet's route table has none) or `NONE` (leave the VPC's routing alone; the S3 traffic goes through your NAT " +
+					"path). Fixed at create: changing it replaces the instance."},
 			"wal": schema.StringAttribute{Required: true, PlanModifiers: replace,
 				MarkdownDescription: "The write-ahead log: `EBS` (1 zone), `S3` (1 or 3 zones) or `FSWAL` (FSx for ONTAP, 3 zones). Changing it replaces the instance."},
 			"aku": schema.Int64Attribute{Required: true,
