@@ -41,7 +41,8 @@ func TestGolden(t *testing.T) {
 		"--region", "us-east-1", "--vpc", "vpc-0a1b2c3d4e5f67890", "--subnet", "us-east-1a=subnet-00000000000000000",
 		"--wal", "ebs", "--aku", "3", "-o", "yaml").mustSucceed(t))
 	golden(t, "instances-plan-create", s.keel("instances", "plan", "-f", "testdata/specs/s3.yaml", "-o", "table").mustSucceed(t))
-	created := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--wait", "-o", "table").mustSucceed(t)
+	golden(t, "error-s3-gateway-endpoint", s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--s3-gateway-endpoint", "existing"))
+	created := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--s3-gateway-endpoint", "require-existing", "--wait", "-o", "table").mustSucceed(t)
 	golden(t, "instances-create-wait", created)
 	if !strings.HasSuffix(created.stderr, ": SUCCEEDED\n") {
 		t.Errorf("--wait showed no progress ending in SUCCEEDED:\n%s", created.stderr)

@@ -122,6 +122,9 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 			t.Row("FSX", fmt.Sprintf("%d × %d MBps", i.Spec.Fsx.Count, i.Spec.Fsx.ThroughputMBps))
 		}
 		t.Row("VPC", i.Spec.Network.VpcId)
+		if i.Spec.Network.S3GatewayEndpoint != nil {
+			t.Row("S3 GATEWAY ENDPOINT", *i.Spec.Network.S3GatewayEndpoint)
+		}
 		for _, s := range i.Spec.Network.Subnets {
 			t.Row("SUBNET", s.AvailabilityZone+" "+s.SubnetId)
 		}
@@ -153,6 +156,15 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 	}
 }
 
+// s3GatewayEndpointMode is the API's value of --s3-gateway-endpoint (require-existing is REQUIRE_EXISTING).
+func s3GatewayEndpointMode(flag string) (api.S3GatewayEndpointMode, error) {
+	mode := api.S3GatewayEndpointMode(strings.ToUpper(strings.ReplaceAll(flag, "-", "_")))
+	if !mode.Valid() {
+		return "", usagef("--s3-gateway-endpoint %q: use create, require-existing or none", flag)
+	}
+	return mode, nil
+}
+
 func onOff(on bool) string {
 	if on {
 		return "on"
@@ -163,6 +175,7 @@ func onOff(on bool) string {
 // creation is the flags of create and plan that set fields of an InstanceCreation.
 type creation struct {
 	file, name, cloudAccount, region, vpc, wal, brokerVersion string
+	s3GatewayEndpoint                                         string
 	subnets                                                   []string
 	aku, fsxThroughput, fsxCount                              int
 	deletionProtection                                        bool
@@ -181,6 +194,7 @@ func (f *creation) register(cmd *cobra.Command) {
 	fl.IntVar(&f.fsxThroughput, "fsx-throughput", 0, "FSx throughput per file system in MBps (FSWAL)")
 	fl.IntVar(&f.fsxCount, "fsx-count", 0, "number of FSx file systems (FSWAL)")
 	fl.StringVar(&f.brokerVersion, "broker-version", "", "the broker version (default: the catalog's newest for the WAL type)")
+	fl.StringVar(&f.s3GatewayEndpoint, "s3-gateway-endpoint", "", "the VPC's S3 gateway endpoint: create (use or create one, default), require-existing or none (fixed at create)")
 	fl.BoolVar(&f.deletionProtection, "deletion-protection", false, "refuse deletes until it is turned off (default off)")
 }
 
@@ -197,12 +211,19 @@ func (f *creation) body(ctx context.Context, a *app, c *api.ClientWithResponses,
 	if err != nil {
 		return nil, err
 	}
+	var endpoint api.S3GatewayEndpointMode
+	if cmd.Flags().Changed("s3-gateway-endpoint") {
+		if endpoint, err = s3GatewayEndpointMode(f.s3GatewayEndpoint); err != nil {
+			return nil, err
+		}
+	}
 	return a.requestBody(cmd, f.file, []field{
 		{"name", "name", func() any { return f.name }},
 		{"cloud-account", "cloudAccountId", func() any { return account.JSON200.Id }},
 		{"region", "region", func() any { return f.region }},
 		{"vpc", "network.vpcId", func() any { return f.vpc }},
 		{"subnet", "network.subnets", func() any { return subnets }},
+		{"s3-gateway-endpoint", "network.s3GatewayEndpoint", func() any { return endpoint }},
 		{"wal", "wal.type", func() any { return strings.ToUpper(f.wal) }},
 		{"aku", "aku", func() any { return f.aku }},
 		{"fsx-throughput", "fsx.throughputMBps", func() any { return f.fsxThroughput }},
@@ -225,7 +246,8 @@ prints the queued operation and returns; with --wait it shows the operation's st
 SUCCEEDED, 5 when it FAILED, 4 after --timeout.`,
 		Example: `  keel instances create -f cli/examples/s3.yaml --wait
   keel instances create --name orders --cloud-account prod --region us-east-1 --vpc vpc-0a1b2c3d \
-    --subnet us-east-1a=subnet-0aaa,us-east-1b=subnet-0bbb,us-east-1c=subnet-0ccc --wal S3 --aku 3`,
+    --subnet us-east-1a=subnet-0aaa,us-east-1b=subnet-0bbb,us-east-1c=subnet-0ccc --wal S3 --aku 3
+  keel instances create -f cli/examples/s3.yaml --s3-gateway-endpoint require-existing`,
 		Args: cobra.NoArgs,
 		RunE: a.withClient(func(cmd *cobra.Command, args []string, c *api.ClientWithResponses) error {
 			body, err := spec.body(cmd.Context(), a, c, cmd)
