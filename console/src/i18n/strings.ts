@@ -301,6 +301,11 @@ export const strings = {
     },
     resources: 'Cloud resources',
     dataRetainedUntil: 'Data bucket kept until',
+    s3EndpointModes: {
+      CREATE: 'Uses or creates an S3 gateway endpoint',
+      REQUIRE_EXISTING: 'Uses the VPC’s own S3 gateway endpoint',
+      NONE: 'Leaves the VPC’s routing alone',
+    } satisfies Record<S3GatewayEndpointMode, string>,
     operations: 'Operations',
     opCols: { type: 'Type', state: 'State', progress: 'Progress', requestedBy: 'Requested by', created: 'Created', finished: 'Finished' },
     noOperations: 'No operations.',

@@ -72,6 +72,18 @@ describe('instance detail', () => {
     expect(screen.queryByTestId('instance-health-message')).toBeNull();
   });
 
+  it('says in words what the instance does about the VPC’s S3 gateway endpoint', async () => {
+    renderDetail(runningInstance);
+    expect((await screen.findByTestId('detail-s3-endpoint')).textContent).toBe('Uses or creates an S3 gateway endpoint');
+  });
+
+  it('says when an instance leaves the VPC’s routing alone, and that its S3 traffic may then pay for NAT', async () => {
+    renderDetail({ ...runningInstance, spec: { ...runningInstance.spec, network: { ...runningInstance.spec.network, s3GatewayEndpoint: 'NONE' } } });
+    const mode = await screen.findByTestId('detail-s3-endpoint');
+    expect(mode.textContent).toBe('Leaves the VPC’s routing alone');
+    expect(screen.getByText('S3 traffic may go through a NAT gateway; the estimate prices it.')).toBeTruthy();
+  });
+
   it('names the page after the instance and its cloud account by name, linked', async () => {
     renderDetail(runningInstance);
     await waitFor(() => expect(document.title).toBe('orders-prod — Instances — Keel'));

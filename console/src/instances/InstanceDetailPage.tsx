@@ -14,7 +14,7 @@ import { useSizingCatalog } from '../api/catalog';
 import { useCloudAccounts } from '../api/cloudAccounts';
 import { useInstance } from '../api/instances';
 import { ApiError } from '../api/problem';
-import type { Instance } from '../api/types';
+import type { Instance, S3GatewayEndpointMode } from '../api/types';
 import { AppShell } from '../app/AppShell';
 import { Copyable, formatDate, LoadError, StateIndicator } from '../app/common';
 import { useSession } from '../app/session';
@@ -80,6 +80,18 @@ function CloudAccountName({ id }: { id: string }) {
   );
 }
 
+/** The spec's S3 gateway endpoint option in words, with what it means for the brokers' S3 traffic. */
+function S3EndpointMode({ mode }: { mode: S3GatewayEndpointMode }) {
+  return (
+    <SpaceBetween size="xxs">
+      <span data-testid="detail-s3-endpoint">{d.s3EndpointModes[mode]}</span>
+      <Box variant="small" color="text-body-secondary">
+        {strings.wizard.network.s3EndpointModes[mode].description}
+      </Box>
+    </SpaceBetween>
+  );
+}
+
 function Overview({ instance, etag }: { instance: Instance; etag: string }) {
   const { spec, capacity, sizing, inventory } = instance;
   return (
@@ -93,6 +105,9 @@ function Overview({ instance, etag }: { instance: Instance; etag: string }) {
             { label: d.cloudAccount, value: <CloudAccountName id={instance.cloudAccountId} /> },
             { label: d.vpc, value: spec.network.vpcId },
             { label: d.subnets, value: spec.network.subnets.map((s) => `${s.availabilityZone}: ${s.subnetId}`).join(', ') },
+            ...(spec.network.s3GatewayEndpoint
+              ? [{ label: strings.wizard.network.s3Endpoint, value: <S3EndpointMode mode={spec.network.s3GatewayEndpoint} /> }]
+              : []),
             { label: d.wal, value: <span data-testid="detail-wal">{spec.wal.type}</span> },
             { label: d.aku, value: <span data-testid="detail-aku">{spec.aku}</span> },
             ...(spec.fsx ? [{ label: d.fsx, value: <span data-testid="detail-fsx">{d.fsxValue(spec.fsx.count, spec.fsx.throughputMBps)}</span> }] : []),
