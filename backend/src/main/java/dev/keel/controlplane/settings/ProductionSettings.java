@@ -8,13 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.core.env.PropertySourcesPropertyResolver;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.ClassUtils;
@@ -60,6 +62,9 @@ public final class ProductionSettings {
             new RequiredSetting("keel.provisioning.aws.development-broker-image", "KEEL_DEVELOPMENT_BROKER_IMAGE",
                     Scope.LOCAL_DEVELOPMENT_ONLY, "a broker image for every version that no customer's machine can"
                     + " pull; leave it out and publish the broker image"));
+
+    /** Resolves every placeholder to its default: it has no values of its own. */
+    private static final PropertyResolver DEFAULTS_ONLY = new PropertySourcesPropertyResolver(new MutablePropertySources());
 
     private final List<RequiredSetting> required;
     private final PropertySource<?> developmentValues;
@@ -108,7 +113,7 @@ public final class ProductionSettings {
             if (value.isBlank()) {
                 problems.add(describe(setting, "is not set"));
             } else if (setting.scope() == Scope.OUTSIDE_LOCAL_DEVELOPMENT
-                    && value.equals(Objects.toString(developmentValues.getProperty(setting.property()), null))) {
+                    && value.equals(developmentValue(setting))) {
                 problems.add(describe(setting, "has the local-development value"));
             } else if (setting.property().equals(DRIVER) && !drivers.contains(value)) {
                 // Otherwise no driver bean exists, and the start fails later on a missing bean, naming none of this.
@@ -116,6 +121,12 @@ public final class ProductionSettings {
             }
         }
         return problems;
+    }
+
+    /** What application-local.yaml gives when nothing overrides it: a {@code ${VARIABLE:default}} is its default. */
+    private String developmentValue(RequiredSetting setting) {
+        Object raw = developmentValues.getProperty(setting.property());
+        return raw == null ? null : DEFAULTS_ONLY.resolvePlaceholders(raw.toString());
     }
 
     private static String describe(RequiredSetting setting, String what) {
