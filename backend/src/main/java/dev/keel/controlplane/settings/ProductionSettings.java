@@ -1,16 +1,25 @@
 package dev.keel.controlplane.settings;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.core.env.PropertySourcesPropertyResolver;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.util.ClassUtils;
 
 import dev.keel.controlplane.settings.RequiredSetting.Scope;
 
@@ -25,10 +34,23 @@ public final class ProductionSettings {
     /** The profile of {@code ./dev}, the tests and Docker Compose, whose development values live in its own file. */
     public static final String LOCAL_PROFILE = "local";
 
+    private static final String DRIVER = "keel.provisioning.driver";
+    /** Each jar on the path lists the drivers it registers here, so the tests' fixtures add theirs where present. */
+    private static final String DRIVERS = "META-INF/keel/provisioning-drivers";
+
     /** Add a setting here; any but an {@code EVERY_PROFILE} one gets its development value in application-local.yaml. */
     static final List<RequiredSetting> REQUIRED = List.of(
-            new RequiredSetting("keel.provisioning.driver", "KEEL_PROVISIONING_DRIVER", Scope.EVERY_PROFILE,
+            new RequiredSetting(DRIVER, "KEEL_PROVISIONING_DRIVER", Scope.EVERY_PROFILE,
                     "the provisioning driver: aws provisions in customers' accounts"),
+            new RequiredSetting("spring.datasource.url", "KEEL_DB_URL", Scope.GIVEN_OUTSIDE_LOCAL_DEVELOPMENT,
+                    "the control plane's PostgreSQL database (jdbc:postgresql://host:port/database)"),
+            new RequiredSetting("spring.datasource.username", "KEEL_DB_USERNAME", Scope.GIVEN_OUTSIDE_LOCAL_DEVELOPMENT,
+                    "the database user the control plane connects as"),
+            new RequiredSetting("spring.datasource.password", "KEEL_DB_PASSWORD", Scope.OUTSIDE_LOCAL_DEVELOPMENT,
+                    "that database user's password"),
+            new RequiredSetting("spring.security.oauth2.resourceserver.jwt.issuer-uri", "KEEL_ISSUER_URI",
+                    Scope.GIVEN_OUTSIDE_LOCAL_DEVELOPMENT,
+                    "the OpenID Connect issuer whose access tokens the API accepts"),
             new RequiredSetting("keel.ingest.secret", "KEEL_INGEST_SECRET", Scope.OUTSIDE_LOCAL_DEVELOPMENT,
                     "signs the tokens broker agents report with; at least 32 random characters"),
             new RequiredSetting("keel.control-plane.aws-account-id", "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID",
@@ -41,10 +63,14 @@ public final class ProductionSettings {
                     Scope.LOCAL_DEVELOPMENT_ONLY, "a broker image for every version that no customer's machine can"
                     + " pull; leave it out and publish the broker image"));
 
+    /** Resolves every placeholder to its default: it has no values of its own. */
+    private static final PropertyResolver DEFAULTS_ONLY = new PropertySourcesPropertyResolver(new MutablePropertySources());
+
     private final List<RequiredSetting> required;
     private final PropertySource<?> developmentValues;
+    private final Set<String> drivers;
 
-    ProductionSettings(List<RequiredSetting> required, PropertySource<?> developmentValues) {
+    ProductionSettings(List<RequiredSetting> required, PropertySource<?> developmentValues, Set<String> drivers) {
         for (RequiredSetting setting : required) {
             if (setting.scope() != Scope.EVERY_PROFILE && !developmentValues.containsProperty(setting.property())) {
                 // Without it the local profile would not start, and a copy of the value elsewhere would go unnoticed.
@@ -54,11 +80,12 @@ public final class ProductionSettings {
         }
         this.required = List.copyOf(required);
         this.developmentValues = developmentValues;
+        this.drivers = new TreeSet<>(drivers);
     }
 
-    /** The shipped list, with the development values of the shipped application-local.yaml. */
+    /** The shipped list, with the development values of the shipped application-local.yaml and the drivers at hand. */
     static ProductionSettings shipped() {
-        return new ProductionSettings(REQUIRED, localDevelopmentValues());
+        return new ProductionSettings(REQUIRED, localDevelopmentValues(), driversOnThePath());
     }
 
     /** Throws {@link UnsafeSettingsException} naming every setting that is missing or a development value. */
@@ -80,21 +107,45 @@ public final class ProductionSettings {
                 }
                 continue;
             }
-            if (local && setting.scope() == Scope.OUTSIDE_LOCAL_DEVELOPMENT) {
+            if (local && setting.scope() != Scope.EVERY_PROFILE) {
                 continue;
             }
             if (value.isBlank()) {
                 problems.add(describe(setting, "is not set"));
             } else if (setting.scope() == Scope.OUTSIDE_LOCAL_DEVELOPMENT
-                    && value.equals(Objects.toString(developmentValues.getProperty(setting.property()), null))) {
+                    && value.equals(developmentValue(setting))) {
                 problems.add(describe(setting, "has the local-development value"));
+            } else if (setting.property().equals(DRIVER) && !drivers.contains(value)) {
+                // Otherwise no driver bean exists, and the start fails later on a missing bean, naming none of this.
+                problems.add(describe(setting, "is " + value + ", not one of the drivers here " + drivers));
             }
         }
         return problems;
     }
 
+    /** What application-local.yaml gives when nothing overrides it: a {@code ${VARIABLE:default}} is its default. */
+    private String developmentValue(RequiredSetting setting) {
+        Object raw = developmentValues.getProperty(setting.property());
+        return raw == null ? null : DEFAULTS_ONLY.resolvePlaceholders(raw.toString());
+    }
+
     private static String describe(RequiredSetting setting, String what) {
         return setting.variable() + " (" + setting.property() + ") " + what + ": " + setting.purpose();
+    }
+
+    private static Set<String> driversOnThePath() {
+        Set<String> names = new TreeSet<>();
+        try {
+            for (URL list : Collections.list(ClassUtils.getDefaultClassLoader().getResources(DRIVERS))) {
+                try (InputStream in = list.openStream()) {
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                            .filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(names::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return names;
     }
 
     private static PropertySource<?> localDevelopmentValues() {

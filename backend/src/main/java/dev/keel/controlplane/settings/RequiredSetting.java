@@ -15,6 +15,11 @@ record RequiredSetting(String property, String variable, Scope scope, String pur
          */
         OUTSIDE_LOCAL_DEVELOPMENT,
         /**
+         * The local profile carries a development value ({@code application-local.yaml}); anywhere else the setting
+         * must be given, where that value may be a real one too (a database user named {@code keel}).
+         */
+        GIVEN_OUTSIDE_LOCAL_DEVELOPMENT,
+        /**
          * A development stand-in that only the local profile may give ({@code application-local.yaml} does); anywhere
          * else it must not be set at all.
          */

@@ -82,6 +82,7 @@ class OnboardingTemplateTest {
                 List.of(new ProvisioningTarget.Zone("us-east-1a", "subnet-a")), WalType.S3, 3, null, null, "m7g.large",
                 3, "1.7.4", Inventory.EMPTY, new ProvisioningTarget.Agent(null, "https://keel.example/ingest", "t"));
         return DesiredState.of(target, new DesiredState.Defaults("https://keel.example/ingest", 10, 1024),
-                new BootImage("ami-1", "registry.example/keel-broker@sha256:" + "ab".repeat(32)));
+                new BootImage("ami-1", "111122223333.dkr.ecr.us-east-1.amazonaws.com/ecr-public/keel/keel-broker@sha256:"
+                        + "ab".repeat(32)));
     }
 }

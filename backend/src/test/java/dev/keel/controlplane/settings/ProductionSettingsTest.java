@@ -2,6 +2,7 @@ package dev.keel.controlplane.settings;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
@@ -21,7 +22,12 @@ class ProductionSettingsTest {
     void outsideLocalDevelopmentEveryMissingSettingIsNamedInOneFailure() {
         assertThatThrownBy(() -> settings.check(new MockEnvironment()))
                 .isInstanceOfSatisfying(UnsafeSettingsException.class, refused -> assertThat(refused.problems())
-                        .hasSize(4)
+                        .hasSize(8)
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_URL (spring.datasource.url) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_USERNAME (spring.datasource.username) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_PASSWORD (spring.datasource.password) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith(
+                                "KEEL_ISSUER_URI (spring.security.oauth2.resourceserver.jwt.issuer-uri) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_INGEST_SECRET (keel.ingest.secret) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith(
@@ -39,6 +45,17 @@ class ProductionSettingsTest {
                         + " report with; at least 32 random characters",
                 "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) has the local-development value:"
                         + " the AWS account the control plane runs in, which customers' role trust policies name");
+    }
+
+    @Test
+    void outsideLocalDevelopmentTheDatabasePasswordMayNotBeTheDevelopmentOneButTheUserMay() {
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012")
+                .withProperty("spring.datasource.password", "keel");
+
+        assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("keel");
+        assertThat(settings.problems(environment)).containsExactly(
+                "KEEL_DB_PASSWORD (spring.datasource.password) has the local-development value: that database user's"
+                        + " password");
     }
 
     @Test
@@ -61,6 +78,19 @@ class ProductionSettingsTest {
     }
 
     @Test
+    void aDriverThisControlPlaneDoesNotHaveIsRefused() {
+        MockEnvironment environment = deployment("b1f0c7e29a5d4e38a6f1c0d9e7b2a4c8", "123456789012")
+                .withProperty("keel.provisioning.driver", "gcp");
+
+        // The tests' fixtures, on this path, add the no-cloud driver to the jar's own.
+        assertThat(settings.problems(environment)).containsExactly(
+                "KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is gcp, not one of the drivers here [aws, no-cloud]:"
+                        + " the provisioning driver: aws provisions in customers' accounts");
+        environment.setProperty("keel.provisioning.driver", "no-cloud");
+        assertThat(settings.problems(environment)).isEmpty();
+    }
+
+    @Test
     void aBlankValueCountsAsMissing() {
         MockEnvironment environment = new MockEnvironment().withProperty("keel.provisioning.driver", " ");
         environment.setActiveProfiles(ProductionSettings.LOCAL_PROFILE);
@@ -72,7 +102,8 @@ class ProductionSettingsTest {
     void aSettingWithoutADevelopmentValueCannotBeListedForOutsideLocalDevelopmentOnly() {
         var setting = new RequiredSetting("keel.example", "KEEL_EXAMPLE", Scope.OUTSIDE_LOCAL_DEVELOPMENT, "an example");
 
-        assertThatThrownBy(() -> new ProductionSettings(List.of(setting), new MapPropertySource("local", Map.of())))
+        assertThatThrownBy(() -> new ProductionSettings(List.of(setting), new MapPropertySource("local", Map.of()),
+                Set.of("aws")))
                 .hasMessage("local has no development value for keel.example");
     }
 
@@ -101,6 +132,10 @@ class ProductionSettingsTest {
                 .withProperty("keel.provisioning.driver", "aws")
                 .withProperty("keel.ingest.secret", ingestSecret)
                 .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount)
-                .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker");
+                .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker")
+                .withProperty("spring.datasource.url", "jdbc:postgresql://keel-db.internal:5432/keel")
+                .withProperty("spring.datasource.username", "keel")
+                .withProperty("spring.datasource.password", "9d3e5b7a1c2f4e6a8b0d")
+                .withProperty("spring.security.oauth2.resourceserver.jwt.issuer-uri", "https://id.example.com/realms/keel");
     }
 }

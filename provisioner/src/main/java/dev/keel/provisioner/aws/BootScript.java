@@ -16,8 +16,6 @@ public final class BootScript {
 
     /** What the broker image reference must look like: pinned by digest, and harmless inside a shell word. */
     private static final Pattern PINNED = Pattern.compile("[a-z0-9][a-z0-9./:_-]*@sha256:[0-9a-f]{64}");
-    /** A private ECR registry, which Docker reaches only after logging in with the instance role. */
-    private static final Pattern ECR = Pattern.compile("([0-9]{12}\\.dkr\\.ecr\\.([a-z0-9-]+)\\.amazonaws\\.com(\\.cn)?)/.*");
     private static final String SPEC_START = "cat > /etc/keel/node-spec.json <<'KEEL_NODE_SPEC'\n";
     private static final String SPEC_END = "\nKEEL_NODE_SPEC\n";
 
@@ -33,11 +31,11 @@ public final class BootScript {
         if (nodeSpecJson.contains("\n")) {
             throw new IllegalArgumentException("the node spec must be one line of JSON");
         }
-        Matcher ecr = ECR.matcher(brokerImage);
-        String login = ecr.matches()
-                ? "aws ecr get-login-password --region " + ecr.group(2)
-                        + " | docker login --username AWS --password-stdin " + ecr.group(1) + "\n"
-                : "";
+        // A private ECR registry, which Docker reaches only after logging in with the instance role.
+        String login = EcrRepository.of(brokerImage)
+                .map(ecr -> "aws ecr get-login-password --region " + ecr.region()
+                        + " | docker login --username AWS --password-stdin " + ecr.registry() + "\n")
+                .orElse("");
         return "#!/bin/bash\n"
                 + "# Keel broker: the node spec below, run by the Keel broker image below (broker-image/README.md).\n"
                 + "set -euo pipefail\n"

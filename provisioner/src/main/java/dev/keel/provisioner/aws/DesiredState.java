@@ -159,7 +159,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
                 Map.of("Service", "ec2.amazonaws.com"), IamPolicy.actions("sts", "AssumeRole"), null, null)));
         BrokerRole role = new BrokerRole(base + "-broker", base + "-broker", IAM_PATH,
                 BrokerBoundary.arn(target.account().roleArn()), trust, BROKER_POLICY_NAME,
-                brokerPolicy(partition, List.of(data.name(), ops.name())));
+                brokerPolicy(partition, List.of(data.name(), ops.name()), boot.brokerImage(),
+                        target.account().awsAccountId()));
 
         List<IngressRule> rules = new ArrayList<>();
         rules.add(new IngressRule("tcp", KAFKA_PORT, KAFKA_PORT, Source.VPC_CIDR, "Kafka clients in the VPC"));
@@ -285,17 +286,37 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
 
     /**
      * The brokers' access: list the two buckets, read and write their objects, and find the instance's other
-     * brokers (the agent's peer directory; DescribeInstances has no resource-level permissions); nothing else.
+     * brokers (the agent's peer directory; DescribeInstances has no resource-level permissions); and, when the
+     * broker image is in a private ECR repository, pull it (below); nothing else.
      */
-    static IamPolicy brokerPolicy(String partition, List<String> buckets) {
+    static IamPolicy brokerPolicy(String partition, List<String> buckets, String brokerImage, String accountId) {
         List<String> bucketArns = buckets.stream().map(b -> "arn:" + partition + ":s3:::" + b).toList();
         List<String> objectArns = bucketArns.stream().map(arn -> arn + "/*").toList();
-        return new IamPolicy(List.of(
+        List<IamPolicy.Statement> statements = new ArrayList<>(List.of(
                 IamPolicy.Statement.allow("Buckets", IamPolicy.actions("s3", "ListBucket", "GetBucketLocation",
                         "ListBucketMultipartUploads"), bucketArns),
                 IamPolicy.Statement.allow("Objects", IamPolicy.actions("s3", "GetObject", "PutObject", "DeleteObject",
                         "AbortMultipartUpload", "ListMultipartUploadParts"), objectArns),
                 IamPolicy.Statement.allow("Peers", IamPolicy.actions("ec2", "DescribeInstances"), List.of("*"))));
+        EcrRepository.of(brokerImage).ifPresent(ecr -> statements.addAll(ecrPull(ecr, accountId)));
+        return new IamPolicy(List.copyOf(statements));
+    }
+
+    /**
+     * Pulling the broker image from its ECR repository. GetAuthorizationToken (docker login) has no resource-level
+     * permissions. When the repository is in the instance's own account it may be a pull-through cache, which needs
+     * BatchImportUpstreamImage and CreateRepository when the pulled digest, or the cache repository itself, is not
+     * there yet (a new broker version is a new digest): on this one repository's ARN they can only fill or create it,
+     * and on a plain private repository they do nothing.
+     */
+    private static List<IamPolicy.Statement> ecrPull(EcrRepository ecr, String accountId) {
+        List<String> pull = new ArrayList<>(IamPolicy.actions("ecr", "BatchGetImage", "GetDownloadUrlForLayer"));
+        if (ecr.account().equals(accountId)) {
+            pull.addAll(IamPolicy.actions("ecr", "BatchImportUpstreamImage", "CreateRepository"));
+        }
+        return List.of(
+                IamPolicy.Statement.allow("EcrLogin", IamPolicy.actions("ecr", "GetAuthorizationToken"), List.of("*")),
+                IamPolicy.Statement.allow("EcrPull", List.copyOf(pull), List.of(ecr.arn())));
     }
 
     /** A bucket policy refusing any request over plain HTTP. */

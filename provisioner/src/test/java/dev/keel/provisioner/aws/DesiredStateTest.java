@@ -64,6 +64,42 @@ class DesiredStateTest {
     }
 
     @Test
+    void brokersMayPullTheBrokerImageFromItsPrivateEcrRepositoryOnly() {
+        assertThat(ecrStatements("444455556666.dkr.ecr.eu-west-1.amazonaws.com/keel/keel-broker")).containsExactly(
+                IamPolicy.Statement.allow("EcrLogin", List.of("ecr:GetAuthorizationToken"), List.of("*")),
+                IamPolicy.Statement.allow("EcrPull", List.of("ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"),
+                        List.of("arn:aws:ecr:eu-west-1:444455556666:repository/keel/keel-broker")));
+    }
+
+    @Test
+    void aPullThroughCacheInTheInstancesAccountMayImportAndCreateItsOneRepository() {
+        assertThat(ecrStatements("111122223333.dkr.ecr.us-east-1.amazonaws.com/ecr-public/keel/keel-broker"))
+                .contains(IamPolicy.Statement.allow("EcrPull", List.of("ecr:BatchGetImage",
+                        "ecr:GetDownloadUrlForLayer", "ecr:BatchImportUpstreamImage", "ecr:CreateRepository"),
+                        List.of("arn:aws:ecr:us-east-1:111122223333:repository/ecr-public/keel/keel-broker")));
+        assertThat(ecrStatements("111122223333.dkr.ecr.cn-north-1.amazonaws.com.cn/keel-broker"))
+                .extracting(IamPolicy.Statement::resources)
+                .contains(List.of("arn:aws-cn:ecr:cn-north-1:111122223333:repository/keel-broker"));
+    }
+
+    private static List<IamPolicy.Statement> ecrStatements(String repository) {
+        DesiredState d = DesiredState.of(Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1"),
+                DEFAULTS, new BootImage("ami-1", repository + "@sha256:" + "ab".repeat(32)));
+        return d.role().permissions().statements().stream().filter(s -> s.actions().get(0).startsWith("ecr:"))
+                .toList();
+    }
+
+    @Test
+    void brokersGetNoEcrAccessForAnImageElsewhere() {
+        for (String image : List.of(Targets.BROKER_IMAGE,
+                "public.ecr.aws/keel/keel-broker@sha256:" + "ab".repeat(32))) {
+            DesiredState d = DesiredState.of(Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT,
+                    "vpc-1"), DEFAULTS, new BootImage("ami-1", image));
+            assertThat(d.role().policy()).doesNotContain("ecr:");
+        }
+    }
+
+    @Test
     void securityGroupOpensKafkaToTheVpcAndTheControllerOnlyToItself() {
         var rules = of(WalType.EBS, 3, 1).securityGroup().ingress();
         assertThat(rules).containsExactly(
