@@ -84,6 +84,27 @@ class S3GatewayEndpointIT {
     }
 
     @Test
+    void theVpcsLastInstanceTakesKeelsEndpointWithItEvenWhenItsSpecLeftRoutingAlone() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget creating = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE,
+                target(aws, S3GatewayEndpointMode.CREATE));
+        ProvisioningTarget leaving = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE,
+                target(aws, S3GatewayEndpointMode.NONE));
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, creating);
+        assertThat(s3Endpoints(aws)).as("the instance left in the VPC still uses it")
+                .extracting(VpcEndpoint::vpcEndpointId).containsExactly(endpoint);
+        assertThat(driver.sweep(creating)).isEmpty();
+
+        assertThat(plan(ChangeKind.DELETE, leaving)).last().isEqualTo("- s3-gateway-endpoint s3-gateway-endpoint ("
+                + endpoint + "): the instance is being deleted");
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, leaving);
+        assertThat(s3Endpoints(aws)).isEmpty();
+        assertThat(driver.sweep(leaving)).isEmpty();
+    }
+
+    @Test
     void aSubnetWithItsOwnRouteTableIsAddedToKeelsEndpoint() {
         LocalStackAccount aws = new LocalStackAccount();
         String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
