@@ -23,6 +23,7 @@ import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
@@ -378,6 +379,16 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         String brokerImage = brokerImage(brokerVersion);
         return new BootImage(MachineImages.resolve(clients.forAccount(account, region, "keel-images"), region),
                 brokerImage);
+    }
+
+    @Override
+    public List<NetworkPathGap> networkPathGaps(ProvisioningTarget target) {
+        if (target.s3GatewayEndpoint() == S3GatewayEndpointMode.NONE) {
+            return List.of();
+        }
+        DesiredState desired = desired(target);
+        return S3GatewayEndpoint.gaps(desired.networkPaths(), new ObservedState(new S3GatewayEndpoint().observe(
+                clients.forTarget(target), desired)).ofType(SUBNET_ROUTE));
     }
 
     private String brokerImage(String brokerVersion) {

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ResourceChange.Action;
@@ -116,14 +117,11 @@ public final class S3GatewayEndpoint implements ManagedResource {
     public void apply(List<ResourceChange> changes, StepContext ctx) {
         DesiredState.NetworkPaths want = ctx.desired().networkPaths();
         List<ObservedState.Resource> routes = ctx.observed().ofType(ObservedState.SUBNET_ROUTE);
-        refuseWithoutApiPath(want, routes);
+        // A create was refused on these already; the routing may have changed since.
+        List<NetworkPathGap> gaps = gaps(want, routes);
+        refuse(gaps, NetworkPathGap.Path.EC2_API, "NO_PATH_TO_AWS_APIS");
+        refuse(gaps, NetworkPathGap.Path.S3_GATEWAY_ENDPOINT, "S3_GATEWAY_ENDPOINT_MISSING");
         Map<String, List<String>> uncovered = uncovered(routes);
-        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.REQUIRE_EXISTING && !uncovered.isEmpty()) {
-            throw new ProvisioningException("S3_GATEWAY_ENDPOINT_MISSING", "No S3 gateway endpoint ("
-                    + want.s3ServiceName() + ") is on route tables " + describe(uncovered) + " of " + want.vpcId()
-                    + ", and the spec requires an existing one: add one to them, or let Keel create it "
-                    + "(network.s3GatewayEndpoint CREATE).", false);
-        }
         for (ResourceChange change : changes) {
             List<String> add = List.copyOf(uncovered.keySet());
             if (change.action() == Action.CREATE) {
@@ -230,16 +228,36 @@ public final class S3GatewayEndpoint implements ManagedResource {
         }
     }
 
-    /** Subnets whose route table has neither a default route nor private endpoints of every API the agent calls. */
-    private static void refuseWithoutApiPath(DesiredState.NetworkPaths want, List<ObservedState.Resource> routes) {
-        List<String> cut = routes.stream().filter(r -> r.attribute(DEFAULT_ROUTE) == null
+    /**
+     * What the subnets' route tables ({@code routes}, as observed) lack: a path to every API the agent calls (a
+     * default route, or the VPC's interface endpoints with private DNS), and, when the spec requires the customer's
+     * S3 gateway endpoint, that endpoint.
+     */
+    public static List<NetworkPathGap> gaps(DesiredState.NetworkPaths want, List<ObservedState.Resource> routes) {
+        List<NetworkPathGap> gaps = new ArrayList<>();
+        Map<String, List<String>> cut = new LinkedHashMap<>();
+        routes.stream().filter(r -> r.attribute(DEFAULT_ROUTE) == null
                         && !Set.of(r.attribute(PRIVATE_APIS).split(",")).containsAll(want.apiServiceNames()))
-                .map(r -> r.logicalName() + " (route table " + r.id() + ")").toList();
-        if (!cut.isEmpty()) {
-            throw new ProvisioningException("NO_PATH_TO_AWS_APIS", "Subnets " + String.join(", ", cut) + " of "
-                    + want.vpcId() + " have no default route (to a NAT or internet gateway) and no interface endpoint "
-                    + "with private DNS for " + String.join(", ", want.apiServiceNames()) + ": the brokers' agent "
-                    + "could not find its peers. Add either, then try again.", false);
+                .forEach(r -> cut.computeIfAbsent(r.id(), t -> new ArrayList<>()).add(r.logicalName()));
+        cut.forEach((table, subnets) -> gaps.add(new NetworkPathGap(NetworkPathGap.Path.EC2_API, table, subnets,
+                "Route table " + table + " of " + String.join(", ", subnets) + " in " + want.vpcId() + " has no "
+                        + "default route (to a NAT or internet gateway), and the VPC has no interface endpoint with "
+                        + "private DNS for " + String.join(", ", want.apiServiceNames()) + ": the brokers' agent "
+                        + "could not find its peers. Add either, then try again.")));
+        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.REQUIRE_EXISTING) {
+            uncovered(routes).forEach((table, subnets) -> gaps.add(new NetworkPathGap(
+                    NetworkPathGap.Path.S3_GATEWAY_ENDPOINT, table, subnets, "No S3 gateway endpoint ("
+                    + want.s3ServiceName() + ") is on route table " + table + " of " + String.join(", ", subnets)
+                    + " in " + want.vpcId() + ", and the spec requires an existing one: add one to it, or let Keel "
+                    + "create it (network.s3GatewayEndpoint CREATE).")));
+        }
+        return gaps;
+    }
+
+    private static void refuse(List<NetworkPathGap> gaps, NetworkPathGap.Path path, String code) {
+        List<String> messages = gaps.stream().filter(g -> g.path() == path).map(NetworkPathGap::message).toList();
+        if (!messages.isEmpty()) {
+            throw new ProvisioningException(code, String.join(" ", messages), false);
         }
     }
 
