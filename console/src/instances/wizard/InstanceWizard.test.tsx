@@ -62,6 +62,25 @@ function suggest(testId: string) {
 function select(testId: string) {
   return createWrapper(document.body).findSelect(`[data-testid="${testId}"]`)!;
 }
+/** Fills the wizard and submits it from review; the API refuses the create with `problem`. */
+async function createRefused(problem: object) {
+  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
+  const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
+  renderWithProviders(
+    <InstanceWizard
+      catalog={catalogV1}
+      accounts={[account]}
+      initial={valid}
+      onCancel={vi.fn()}
+      onSubmit={async (body) => call(client.POST('/instances', { body }))}
+    />,
+    { api },
+  );
+  await toReview();
+  act(() => wizard().findPrimaryButton().click());
+  return api;
+}
+
 function fieldError(testId: string) {
   const el = screen.getByTestId(testId);
   const field = createWrapper(document.body)
@@ -288,25 +307,27 @@ describe('create-instance wizard', () => {
       detail: 'network.subnets[1].subnetId: is not in vpc-0a1b2c3d4e5f67890',
       errors: [{ field: 'network.subnets[1].subnetId', message: 'is not in vpc-0a1b2c3d4e5f67890' }],
     };
-    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
-    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
-    renderWithProviders(
-      <InstanceWizard
-        catalog={catalogV1}
-        accounts={[account]}
-        initial={valid}
-        onCancel={vi.fn()}
-        onSubmit={async (body) => call(client.POST('/instances', { body }))}
-      />,
-      { api },
-    );
-    await toReview();
-    act(() => wizard().findPrimaryButton().click());
+    const api = await createRefused(problem);
     await step('network');
     expect(fieldError('wizard-subnet-1')).toContain('is not in vpc-0a1b2c3d4e5f67890');
     expect(fieldError('wizard-subnet-0')).not.toContain('is not in');
     const sent = api.calls.find((r) => r.method === 'POST' && r.url.endsWith('/instances'));
     expect(sent).toBeDefined();
+  });
+
+  it('shows a missing S3 gateway endpoint the spec requires on the endpoint option', async () => {
+    const message = 'No S3 gateway endpoint (com.amazonaws.us-east-1.s3) is on route table rtb-0a1b2c3d4e5f67890 of subnet-0123456789abcdef0';
+    const problem = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      detail: `network.s3GatewayEndpoint: ${message}`,
+      errors: [{ field: 'network.s3GatewayEndpoint', message }],
+    };
+    await createRefused(problem);
+    await step('network');
+    expect(fieldError('wizard-s3-endpoint')).toContain('rtb-0a1b2c3d4e5f67890');
+    expect(fieldError('wizard-vpc')).not.toContain('S3 gateway endpoint');
   });
 
   it('shows a 409 name conflict on the name field of the first step', async () => {

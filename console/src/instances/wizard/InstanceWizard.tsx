@@ -46,6 +46,7 @@ export const WIZARD_FIELDS: readonly string[] = [
   'network',
   'network.vpcId',
   'network.subnets',
+  'network.s3GatewayEndpoint',
   ...[0, 1, 2].flatMap((i) => [`network.subnets[${i}]`, `network.subnets[${i}].subnetId`, `network.subnets[${i}].availabilityZone`]),
   'wal',
   'wal.type',

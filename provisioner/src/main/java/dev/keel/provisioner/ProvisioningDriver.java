@@ -46,6 +46,14 @@ public interface ProvisioningDriver {
      */
     BootImage bootImage(ProvisioningTarget.Account account, String region, String brokerVersion);
 
+    /**
+     * What the route tables of {@code target}'s subnets lack of the paths its brokers need (the EC2 API; S3 through
+     * the customer's gateway endpoint when the spec requires one), read now through its role, changing nothing: a
+     * create is refused on them before anything is created. Empty when nothing is lacking, and for a spec that
+     * leaves the VPC's routing alone, which is not read then.
+     */
+    List<NetworkPathGap> networkPathGaps(ProvisioningTarget target);
+
     /** The VPCs of {@code account} in {@code region} with their subnets, read through its role. */
     List<AccountNetwork> networks(ProvisioningTarget.Account account, String region);
 }

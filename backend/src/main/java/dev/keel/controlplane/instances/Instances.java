@@ -3,6 +3,7 @@ package dev.keel.controlplane.instances;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,9 +31,12 @@ import dev.keel.controlplane.operations.Operations;
 import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.FieldError;
 import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
@@ -121,7 +125,7 @@ public class Instances {
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
-        bootImage(account, request, catalog);
+        checkedInCloud(caller, account, request, catalog);
         return transactions.execute(status -> {
             if (repository.nameTaken(caller.organizationId(), request.name())) {
                 throw nameTaken(request.name());
@@ -145,11 +149,54 @@ public class Instances {
     Plan planCreate(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
+        return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE,
+                checkedInCloud(caller, account, request, catalog), false));
+    }
+
+    /**
+     * The instance a create would make, as the driver sees it, once what its brokers would boot is resolved and its
+     * subnets' paths out are checked, through the account's role (outside any transaction): refused, nothing is
+     * recorded or created.
+     */
+    private ProvisioningTarget checkedInCloud(Caller caller, CloudAccount account, InstanceCreation request,
+                                              SizingCatalog catalog) {
         BootImage boot = bootImage(account, request, catalog);
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
                 request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
-        return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE, targets.of(draft, boot), false));
+        ProvisioningTarget target = targets.of(draft, boot);
+        requireNetworkPaths(account, request, target);
+        return target;
+    }
+
+    /**
+     * The subnets' route tables have the paths the brokers need out (the step that prepares them checks again when
+     * it runs: routing can change in between): a missing S3 gateway endpoint the spec requires is refused on
+     * {@code network.s3GatewayEndpoint}, a subnet that cannot reach the EC2 API on its {@code subnetId}.
+     */
+    private void requireNetworkPaths(CloudAccount account, InstanceCreation request, ProvisioningTarget target) {
+        List<NetworkPathGap> gaps;
+        try {
+            gaps = driver.networkPathGaps(target);
+        } catch (ProvisioningException e) {
+            throw accounts.problem(account, e);
+        }
+        List<NetworkSpec.Subnet> subnets = request.network().subnets();
+        List<FieldError> errors = new ArrayList<>();
+        for (NetworkPathGap gap : gaps) {
+            if (gap.path() == NetworkPathGap.Path.S3_GATEWAY_ENDPOINT) {
+                errors.add(new FieldError("network.s3GatewayEndpoint", gap.message()));
+                continue;
+            }
+            for (int i = 0; i < subnets.size(); i++) {
+                if (gap.subnetIds().contains(subnets.get(i).subnetId())) {
+                    errors.add(new FieldError("network.subnets[" + i + "].subnetId", gap.message()));
+                }
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.validation(errors);
+        }
     }
 
     /**

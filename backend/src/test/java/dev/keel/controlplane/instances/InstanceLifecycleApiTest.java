@@ -1,5 +1,7 @@
 package dev.keel.controlplane.instances;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,9 +124,7 @@ class InstanceLifecycleApiTest extends ApiTest {
 
     @Test
     void aRegionWhereNoBrokerCouldBootIsRefusedBeforeAnythingIsCreated() {
-        String imageless = api.post("/cloud-accounts", Map.of("name", unique("acct"), "awsAccountId", "000000000000",
-                "roleArn", "arn:aws:iam::000000000000:role/" + unique("imageless"), "regions", List.of("us-east-1")))
-                .json().get("id").asString();
+        String imageless = accountWithRole("imageless");
         Map<String, Object> body = instanceBody(imageless, "S3", 1, 3);
         for (String path : List.of("/instances/plan", "/instances")) {
             ApiClient.Response response = api.post(path, body);
@@ -133,6 +134,50 @@ class InstanceLifecycleApiTest extends ApiTest {
                     .contains("Amazon Linux 2023", "us-east-1");
         }
         assertThat(api.get("/instances?name=" + body.get("name")).json().get("items").isEmpty()).isTrue();
+    }
+
+    @Test
+    void subnetsWithoutThePathsOutTheSpecNeedsAreRefusedBeforeAnythingIsCreated() {
+        String isolated = accountWithRole("isolated");
+        Map<String, Object> body = instanceBody(isolated, "S3", 3, 3);
+        for (String mode : List.of("CREATE", "REQUIRE_EXISTING")) {
+            body.put("network", withS3GatewayEndpoint(body, mode));
+            for (String path : List.of("/instances/plan", "/instances")) {
+                ApiClient.Response response = api.post(path, body);
+                assertThat(response.status()).as(mode + " " + path + ": " + response).isEqualTo(400);
+                List<String> fields = new ArrayList<>();
+                response.json().get("errors").forEach(e -> {
+                    fields.add(e.get("field").asString());
+                    assertThat(e.get("message").asString()).contains(NoCloudProvisioningDriver.ROUTE_TABLE);
+                });
+                List<String> expected = new ArrayList<>(List.of("network.subnets[0].subnetId",
+                        "network.subnets[1].subnetId", "network.subnets[2].subnetId"));
+                if (mode.equals("REQUIRE_EXISTING")) {
+                    expected.add("network.s3GatewayEndpoint");
+                }
+                assertThat(fields).as(mode + " " + path).containsExactlyElementsOf(expected);
+            }
+        }
+        assertThat(api.get("/instances?name=" + body.get("name")).json().get("items").isEmpty()).isTrue();
+
+        // Leaving the VPC's routing alone, the spec needs no path Keel checks.
+        body.put("network", withS3GatewayEndpoint(body, "NONE"));
+        ApiClient.Response plan = api.post("/instances/plan", body);
+        assertThat(plan.status()).as(plan.toString()).isEqualTo(200);
+    }
+
+    /** A cloud account whose role's name asks the no-cloud driver for one of its refusals. */
+    private String accountWithRole(String rolePrefix) {
+        return api.post("/cloud-accounts", Map.of("name", unique("acct"), "awsAccountId", "000000000000",
+                "roleArn", "arn:aws:iam::000000000000:role/" + unique(rolePrefix), "regions", List.of("us-east-1")))
+                .json().get("id").asString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withS3GatewayEndpoint(Map<String, Object> body, String mode) {
+        Map<String, Object> network = new LinkedHashMap<>((Map<String, Object>) body.get("network"));
+        network.put("s3GatewayEndpoint", mode);
+        return network;
     }
 
     @Test

@@ -29,6 +29,7 @@ import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
@@ -157,6 +158,11 @@ class SmallPoolConcurrencyTest {
         @Override
         public BootImage bootImage(ProvisioningTarget.Account account, String region, String brokerVersion) {
             return cloud.bootImage(account, region, brokerVersion);
+        }
+
+        @Override
+        public List<NetworkPathGap> networkPathGaps(ProvisioningTarget target) {
+            return cloud.networkPathGaps(target);
         }
     }
 

@@ -72,6 +72,15 @@ class NetworkCheckIT {
     }
 
     @Test
+    void requiringAnS3GatewayEndpointTheVpcDoesNotHaveIsRefusedNamingTheRouteTable() {
+        Map<String, Object> body = account.instanceBody("S3", 3, 3, null);
+        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets", subnets(-1, null, null),
+                "s3GatewayEndpoint", "REQUIRE_EXISTING"));
+        assertRefused(body, "network.s3GatewayEndpoint", "No S3 gateway endpoint");
+        assertRefused(body, "network.s3GatewayEndpoint", "route table rtb-");
+    }
+
+    @Test
     void anUpdateIsRefusedWhenTheInstancesSubnetIsGone() {
         String subnet = account.customer.extraSubnet(zone(0));
         Map<String, Object> body = account.instanceBody("S3", 1, 3, null);

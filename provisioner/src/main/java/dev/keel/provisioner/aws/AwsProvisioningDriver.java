@@ -23,6 +23,7 @@ import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
@@ -154,14 +155,13 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /**
      * The resource steps of a change: converge each resource the WAL type has, in order (an update then removes
      * surplus, dependants first); or, for a delete, remove every resource in reverse order, whatever the WAL type.
-     * The network paths are checked, and Keel's S3 gateway endpoint deleted with the VPC's last Keel instance, unless
-     * the spec leaves the VPC's routing alone.
+     * The network paths are checked unless the spec leaves the VPC's routing alone; Keel's S3 gateway endpoint is
+     * deleted with the VPC's last Keel instance whatever its spec says, as the instance that made it may have gone first.
      */
     private static List<Step> steps(ChangeKind kind, WalType walType, boolean fsxInScope, S3GatewayEndpointMode s3) {
         List<Step> steps = new ArrayList<>();
         if (kind == ChangeKind.DELETE) {
             RESOURCES.reversed().stream().filter(r -> fsxInScope || !(r.resource() instanceof WalFileSystems))
-                    .filter(r -> s3 != S3GatewayEndpointMode.NONE || !(r.resource() instanceof S3GatewayEndpoint))
                     .forEach(r -> steps.add(new Step(r.step(kind), r, Phase.DELETE)));
             return steps;
         }
@@ -289,9 +289,14 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     /** Everything the instance has in the customer's account, found by tags and deterministic names. Read-only. */
     public ObservedState observe(ProvisioningTarget target) {
+        return observe(target, false);
+    }
+
+    /** {@code deleting}: what a delete removes, which is also Keel's S3 gateway endpoint of a spec that said NONE. */
+    private ObservedState observe(ProvisioningTarget target, boolean deleting) {
         AwsClients.Customer aws = clients.forTarget(target);
         DesiredState desired = desired(target);
-        return new ObservedState(RESOURCES.stream().filter(r -> inScope(r, target))
+        return new ObservedState(RESOURCES.stream().filter(r -> inScope(r, target, deleting))
                 .flatMap(r -> r.resource().observe(aws, desired).stream()).toList());
     }
 
@@ -299,7 +304,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     private List<ObservedState.Resource> observe(AwsClients.Customer aws, ProvisioningTarget target,
                                                  Collection<String> types) {
         DesiredState desired = desired(target);
-        return RESOURCES.stream().filter(r -> inScope(r, target) && r.types().stream().anyMatch(types::contains))
+        // The step's types decide: of a spec that leaves routing alone, only its delete has a network step.
+        return RESOURCES.stream().filter(r -> inScope(r, target, true) && r.types().stream().anyMatch(types::contains))
                 .flatMap(r -> r.resource().observe(aws, desired).stream())
                 .filter(r -> types.contains(r.type())).toList();
     }
@@ -310,7 +316,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
      * buckets and FSx file systems, SVMs and volumes. Empty after a completed delete.
      */
     public List<ObservedState.Resource> sweep(ProvisioningTarget target) {
-        return observe(target).resources().stream().filter(r -> RESOURCES.stream()
+        return observe(target, true).resources().stream().filter(r -> RESOURCES.stream()
                 .filter(e -> e.types().contains(r.type())).allMatch(e -> e.resource().ownedByInstance(r))).toList();
     }
 
@@ -320,7 +326,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         if (!observe) {
             return plan(kind, desired(target), ObservedState.NOTHING, fsxInScope(target.walType()));
         }
-        ObservedState observed = observe(target);
+        ObservedState observed = observe(target, kind == ChangeKind.DELETE);
         BootImage boot = boot(target, clients.forTarget(target), observed, kind != ChangeKind.DELETE);
         return plan(kind, desired(target, boot), observed, fsxInScope(target.walType()));
     }
@@ -375,6 +381,16 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 brokerImage);
     }
 
+    @Override
+    public List<NetworkPathGap> networkPathGaps(ProvisioningTarget target) {
+        if (target.s3GatewayEndpoint() == S3GatewayEndpointMode.NONE) {
+            return List.of();
+        }
+        DesiredState desired = desired(target);
+        return S3GatewayEndpoint.gaps(desired.networkPaths(), new ObservedState(new S3GatewayEndpoint().observe(
+                clients.forTarget(target), desired)).ofType(SUBNET_ROUTE));
+    }
+
     private String brokerImage(String brokerVersion) {
         String image = settings.brokerImages().get(brokerVersion);
         if (image == null) {
@@ -424,11 +440,12 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
 
     /**
      * Whether the driver looks for {@code resource} at all: FSx only where the account's endpoint has it, the network
-     * paths only when the spec does not leave them alone.
+     * paths only when the spec does not leave them alone or the instance is being deleted ({@code deleting}: its
+     * delete removes Keel's S3 gateway endpoint when it is the VPC's last Keel instance).
      */
-    private boolean inScope(Entry entry, ProvisioningTarget target) {
+    private boolean inScope(Entry entry, ProvisioningTarget target, boolean deleting) {
         return (fsxInScope(target.walType()) || !(entry.resource() instanceof WalFileSystems))
-                && (target.s3GatewayEndpoint() != S3GatewayEndpointMode.NONE
+                && (deleting || target.s3GatewayEndpoint() != S3GatewayEndpointMode.NONE
                 || !(entry.resource() instanceof S3GatewayEndpoint));
     }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
@@ -84,6 +85,27 @@ class S3GatewayEndpointIT {
     }
 
     @Test
+    void theVpcsLastInstanceTakesKeelsEndpointWithItEvenWhenItsSpecLeftRoutingAlone() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget creating = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE,
+                target(aws, S3GatewayEndpointMode.CREATE));
+        ProvisioningTarget leaving = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE,
+                target(aws, S3GatewayEndpointMode.NONE));
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, creating);
+        assertThat(s3Endpoints(aws)).as("the instance left in the VPC still uses it")
+                .extracting(VpcEndpoint::vpcEndpointId).containsExactly(endpoint);
+        assertThat(driver.sweep(creating)).isEmpty();
+
+        assertThat(plan(ChangeKind.DELETE, leaving)).last().isEqualTo("- s3-gateway-endpoint s3-gateway-endpoint ("
+                + endpoint + "): the instance is being deleted");
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, leaving);
+        assertThat(s3Endpoints(aws)).isEmpty();
+        assertThat(driver.sweep(leaving)).isEmpty();
+    }
+
+    @Test
     void aSubnetWithItsOwnRouteTableIsAddedToKeelsEndpoint() {
         LocalStackAccount aws = new LocalStackAccount();
         String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
@@ -110,6 +132,12 @@ class S3GatewayEndpointIT {
         ProvisioningTarget t = target(aws, S3GatewayEndpointMode.REQUIRE_EXISTING);
 
         assertThat(plan(ChangeKind.CREATE, t)).noneMatch(c -> c.contains("s3-gateway-endpoint"));
+        assertThat(driver.networkPathGaps(t)).as("what a create is refused on").singleElement().satisfies(gap -> {
+            assertThat(gap.path()).isEqualTo(NetworkPathGap.Path.S3_GATEWAY_ENDPOINT);
+            assertThat(gap.routeTableId()).isEqualTo(mainRouteTable(aws));
+            assertThat(gap.subnetIds()).containsExactlyElementsOf(aws.zones.stream()
+                    .map(ProvisioningTarget.Zone::subnetId).toList());
+        });
         assertThatThrownBy(() -> driver.applyStep("prepare-network-paths", t)).isInstanceOfSatisfying(
                 ProvisioningException.class, e -> {
                     assertThat(e.code()).isEqualTo("S3_GATEWAY_ENDPOINT_MISSING");
@@ -120,6 +148,7 @@ class S3GatewayEndpointIT {
 
         String customers = aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName(S3)
                 .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(mainRouteTable(aws))).vpcEndpoint().vpcEndpointId();
+        assertThat(driver.networkPathGaps(t)).isEmpty();
         driver.applyStep("prepare-network-paths", t);
         assertThat(driver.applyStep("delete-s3-gateway-endpoint", t).changes()).isEmpty();
         assertThat(s3Endpoints(aws)).extracting(VpcEndpoint::vpcEndpointId).containsExactly(customers);
@@ -131,6 +160,13 @@ class S3GatewayEndpointIT {
         LocalStackAccount aws = new LocalStackAccount();
         ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
 
+        assertThat(driver.networkPathGaps(t)).as("what a create is refused on").singleElement().satisfies(gap -> {
+            assertThat(gap.path()).isEqualTo(NetworkPathGap.Path.EC2_API);
+            assertThat(gap.routeTableId()).isEqualTo(mainRouteTable(aws));
+            assertThat(gap.message()).contains("com.amazonaws.us-east-1.ec2");
+        });
+        assertThat(driver.networkPathGaps(t.withS3GatewayEndpoint(S3GatewayEndpointMode.NONE)))
+                .as("a spec that leaves routing alone is not checked").isEmpty();
         assertThatThrownBy(() -> driver.applyStep("prepare-network-paths", t)).isInstanceOfSatisfying(
                 ProvisioningException.class, e -> {
                     assertThat(e.code()).isEqualTo("NO_PATH_TO_AWS_APIS");
@@ -143,6 +179,7 @@ class S3GatewayEndpointIT {
         aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName("com.amazonaws.us-east-1.ec2")
                 .vpcEndpointType(VpcEndpointType.INTERFACE).subnetIds(aws.zones.get(0).subnetId())
                 .privateDnsEnabled(true));
+        assertThat(driver.networkPathGaps(t)).isEmpty();
         driver.applyStep("prepare-network-paths", t);
         assertThat(s3Endpoints(aws)).hasSize(1);
     }

@@ -30,11 +30,11 @@ class StepsTest {
         var t = Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc");
         assertThat(driver.steps(ChangeKind.DELETE, t)).containsExactly("terminate-brokers", "delete-wal-volumes",
                 "delete-launch-template", "delete-wal-file-systems", "delete-security-group", "delete-broker-role",
-                "delete-buckets", "verify-nothing-left");
+                "delete-buckets", "delete-s3-gateway-endpoint", "verify-nothing-left");
     }
 
     @Test
-    void networkPathsComeFirstAndTheSharedEndpointLastUnlessTheSpecLeavesRoutingAlone() {
+    void networkPathsComeFirstUnlessTheSpecLeavesRoutingAloneAndTheSharedEndpointGoesLastWhatever() {
         var t = Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc")
                 .withS3GatewayEndpoint(S3GatewayEndpointMode.CREATE);
         assertThat(driver.steps(ChangeKind.CREATE, t)).startsWith("prepare-network-paths", "create-buckets");
@@ -44,6 +44,8 @@ class StepsTest {
         assertThat(driver.steps(ChangeKind.REPAIR, existing)).startsWith("prepare-network-paths");
         var none = t.withS3GatewayEndpoint(S3GatewayEndpointMode.NONE);
         assertThat(driver.steps(ChangeKind.CREATE, none)).first().isEqualTo("create-buckets");
-        assertThat(driver.steps(ChangeKind.DELETE, none)).doesNotContain("delete-s3-gateway-endpoint");
+        assertThat(driver.steps(ChangeKind.UPDATE, none)).doesNotContain("prepare-network-paths");
+        assertThat(driver.steps(ChangeKind.DELETE, none)).endsWith("delete-buckets", "delete-s3-gateway-endpoint",
+                "verify-nothing-left");
     }
 }

@@ -9,6 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ResourceChange.Action;
@@ -30,11 +34,14 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
  * S3 gateway endpoint on the route table of each subnet — the subnet's own, or the VPC's main route table when it has
  * none — or it pays a NAT gateway's per-GB fee. Keel creates that endpoint when the spec allows, or adds the missing
  * route tables to the one it created before in the VPC, which all Keel instances there share: an instance's delete
- * removes it only when no other Keel instance is left in the VPC. The agent also calls the EC2 API (to find its
+ * removes it only when no other Keel instance is left in the VPC, also the delete of an instance whose spec left the
+ * routing alone (the instance that made the endpoint may have been deleted first). The agent also calls the EC2 API (to find its
  * peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS; without one the
  * instance is refused before anything is created.
  */
 public final class S3GatewayEndpoint implements ManagedResource {
+
+    private static final Logger log = LoggerFactory.getLogger(S3GatewayEndpoint.class);
 
     /** Of an S3 gateway endpoint: how many other Keel instances have a security group in its VPC. */
     private static final String OTHER_INSTANCES = "otherInstances";
@@ -49,28 +56,19 @@ public final class S3GatewayEndpoint implements ManagedResource {
     @Override
     public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
         DesiredState.NetworkPaths want = desired.networkPaths();
+        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.NONE) {
+            return keelsEndpointOnly(aws.ec2(), desired);
+        }
         Ec2Client ec2 = aws.ec2();
         List<RouteTable> tables = AwsCalls.call("ec2:DescribeRouteTables", () -> ec2.describeRouteTablesPaginator(b -> b
                 .filters(Tags.filter("vpc-id", want.vpcId()))).routeTables().stream().toList());
-        List<VpcEndpoint> endpoints = AwsCalls.call("ec2:DescribeVpcEndpoints", () -> ec2.describeVpcEndpointsPaginator(
-                b -> b.filters(Tags.filter("vpc-id", want.vpcId()))).vpcEndpoints().stream()
-                .filter(e -> !GONE.contains(String.valueOf(e.stateAsString()).toLowerCase())).toList());
-        List<VpcEndpoint> s3 = endpoints.stream().filter(e -> e.vpcEndpointType() == VpcEndpointType.GATEWAY
-                && want.s3ServiceName().equals(e.serviceName())).toList();
+        List<VpcEndpoint> endpoints = endpoints(ec2, want);
+        List<VpcEndpoint> s3 = endpoints.stream().filter(e -> isS3Gateway(e, want)).toList();
         String privateApis = endpoints.stream().filter(e -> e.vpcEndpointType() == VpcEndpointType.INTERFACE
                         && Boolean.TRUE.equals(e.privateDnsEnabled())).map(VpcEndpoint::serviceName)
                 .distinct().sorted().collect(Collectors.joining(","));
 
-        List<ObservedState.Resource> found = new ArrayList<>();
-        List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
-        if (!keels.isEmpty()) {
-            long others = otherInstances(ec2, desired);
-            for (VpcEndpoint e : keels) {
-                found.add(new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
-                        e.vpcEndpointId(), Map.of("state", String.valueOf(e.stateAsString()).toLowerCase(),
-                        OTHER_INSTANCES, Long.toString(others))));
-            }
-        }
+        List<ObservedState.Resource> found = new ArrayList<>(keels(ec2, desired, s3));
         for (String subnet : want.subnetIds()) {
             Optional<RouteTable> table = routeTableOf(subnet, tables);
             if (table.isEmpty()) {
@@ -119,14 +117,11 @@ public final class S3GatewayEndpoint implements ManagedResource {
     public void apply(List<ResourceChange> changes, StepContext ctx) {
         DesiredState.NetworkPaths want = ctx.desired().networkPaths();
         List<ObservedState.Resource> routes = ctx.observed().ofType(ObservedState.SUBNET_ROUTE);
-        refuseWithoutApiPath(want, routes);
+        // A create was refused on these already; the routing may have changed since.
+        List<NetworkPathGap> gaps = gaps(want, routes);
+        refuse(gaps, NetworkPathGap.Path.EC2_API, "NO_PATH_TO_AWS_APIS");
+        refuse(gaps, NetworkPathGap.Path.S3_GATEWAY_ENDPOINT, "S3_GATEWAY_ENDPOINT_MISSING");
         Map<String, List<String>> uncovered = uncovered(routes);
-        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.REQUIRE_EXISTING && !uncovered.isEmpty()) {
-            throw new ProvisioningException("S3_GATEWAY_ENDPOINT_MISSING", "No S3 gateway endpoint ("
-                    + want.s3ServiceName() + ") is on route tables " + describe(uncovered) + " of " + want.vpcId()
-                    + ", and the spec requires an existing one: add one to them, or let Keel create it "
-                    + "(network.s3GatewayEndpoint CREATE).", false);
-        }
         for (ResourceChange change : changes) {
             List<String> add = List.copyOf(uncovered.keySet());
             if (change.action() == Action.CREATE) {
@@ -169,6 +164,50 @@ public final class S3GatewayEndpoint implements ManagedResource {
         ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
     }
 
+    /**
+     * Of a spec that leaves routing alone, only Keel's endpoint, which its delete removes when it is the VPC's last
+     * Keel instance (the one that made it may have gone first). Its account may have been onboarded before Keel read
+     * VPC endpoints: denied that read, it can see nothing of Keel's, and its delete goes on without it.
+     */
+    private static List<ObservedState.Resource> keelsEndpointOnly(Ec2Client ec2, DesiredState desired) {
+        List<VpcEndpoint> endpoints;
+        try {
+            endpoints = endpoints(ec2, desired.networkPaths());
+        } catch (ProvisioningException e) {
+            if (!AwsCalls.ACCESS_DENIED.equals(e.code())) {
+                throw e;
+            }
+            log.warn("instance={} leaves routing alone and its role may not read the VPC endpoints of {}, so Keel's "
+                    + "S3 gateway endpoint is not looked for: {}", desired.instanceId(),
+                    desired.networkPaths().vpcId(), e.getMessage());
+            return List.of();
+        }
+        return keels(ec2, desired, endpoints.stream().filter(e -> isS3Gateway(e, desired.networkPaths())).toList());
+    }
+
+    /** The VPC's endpoints not on their way out, whoever made them. */
+    private static List<VpcEndpoint> endpoints(Ec2Client ec2, DesiredState.NetworkPaths want) {
+        return AwsCalls.call("ec2:DescribeVpcEndpoints", () -> ec2.describeVpcEndpointsPaginator(
+                b -> b.filters(Tags.filter("vpc-id", want.vpcId()))).vpcEndpoints().stream()
+                .filter(e -> !GONE.contains(String.valueOf(e.stateAsString()).toLowerCase())).toList());
+    }
+
+    private static boolean isS3Gateway(VpcEndpoint e, DesiredState.NetworkPaths want) {
+        return e.vpcEndpointType() == VpcEndpointType.GATEWAY && want.s3ServiceName().equals(e.serviceName());
+    }
+
+    /** Keel's among the VPC's S3 gateway endpoints {@code s3}, each with how many other Keel instances use it. */
+    private static List<ObservedState.Resource> keels(Ec2Client ec2, DesiredState desired, List<VpcEndpoint> s3) {
+        List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
+        if (keels.isEmpty()) {
+            return List.of();
+        }
+        long others = otherInstances(ec2, desired);
+        return keels.stream().map(e -> new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT,
+                desired.networkPaths().endpointLogicalName(), e.vpcEndpointId(), Map.of("state",
+                String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others)))).toList();
+    }
+
     private static void create(StepContext ctx, DesiredState.NetworkPaths want, List<String> routeTables) {
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put(DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY);
@@ -189,16 +228,36 @@ public final class S3GatewayEndpoint implements ManagedResource {
         }
     }
 
-    /** Subnets whose route table has neither a default route nor private endpoints of every API the agent calls. */
-    private static void refuseWithoutApiPath(DesiredState.NetworkPaths want, List<ObservedState.Resource> routes) {
-        List<String> cut = routes.stream().filter(r -> r.attribute(DEFAULT_ROUTE) == null
+    /**
+     * What the subnets' route tables ({@code routes}, as observed) lack: a path to every API the agent calls (a
+     * default route, or the VPC's interface endpoints with private DNS), and, when the spec requires the customer's
+     * S3 gateway endpoint, that endpoint.
+     */
+    public static List<NetworkPathGap> gaps(DesiredState.NetworkPaths want, List<ObservedState.Resource> routes) {
+        List<NetworkPathGap> gaps = new ArrayList<>();
+        Map<String, List<String>> cut = new LinkedHashMap<>();
+        routes.stream().filter(r -> r.attribute(DEFAULT_ROUTE) == null
                         && !Set.of(r.attribute(PRIVATE_APIS).split(",")).containsAll(want.apiServiceNames()))
-                .map(r -> r.logicalName() + " (route table " + r.id() + ")").toList();
-        if (!cut.isEmpty()) {
-            throw new ProvisioningException("NO_PATH_TO_AWS_APIS", "Subnets " + String.join(", ", cut) + " of "
-                    + want.vpcId() + " have no default route (to a NAT or internet gateway) and no interface endpoint "
-                    + "with private DNS for " + String.join(", ", want.apiServiceNames()) + ": the brokers' agent "
-                    + "could not find its peers. Add either, then try again.", false);
+                .forEach(r -> cut.computeIfAbsent(r.id(), t -> new ArrayList<>()).add(r.logicalName()));
+        cut.forEach((table, subnets) -> gaps.add(new NetworkPathGap(NetworkPathGap.Path.EC2_API, table, subnets,
+                "Route table " + table + " of " + String.join(", ", subnets) + " in " + want.vpcId() + " has no "
+                        + "default route (to a NAT or internet gateway), and the VPC has no interface endpoint with "
+                        + "private DNS for " + String.join(", ", want.apiServiceNames()) + ": the brokers' agent "
+                        + "could not find its peers. Add either, then try again.")));
+        if (want.s3GatewayEndpoint() == S3GatewayEndpointMode.REQUIRE_EXISTING) {
+            uncovered(routes).forEach((table, subnets) -> gaps.add(new NetworkPathGap(
+                    NetworkPathGap.Path.S3_GATEWAY_ENDPOINT, table, subnets, "No S3 gateway endpoint ("
+                    + want.s3ServiceName() + ") is on route table " + table + " of " + String.join(", ", subnets)
+                    + " in " + want.vpcId() + ", and the spec requires an existing one: add one to it, or let Keel "
+                    + "create it (network.s3GatewayEndpoint CREATE).")));
+        }
+        return gaps;
+    }
+
+    private static void refuse(List<NetworkPathGap> gaps, NetworkPathGap.Path path, String code) {
+        List<String> messages = gaps.stream().filter(g -> g.path() == path).map(NetworkPathGap::message).toList();
+        if (!messages.isEmpty()) {
+            throw new ProvisioningException(code, String.join(" ", messages), false);
         }
     }
 
