@@ -56,6 +56,8 @@ public final class ProductionSettings {
             new RequiredSetting("keel.control-plane.aws-account-id", "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID",
                     Scope.OUTSIDE_LOCAL_DEVELOPMENT,
                     "the AWS account the control plane runs in, which customers' role trust policies name"),
+            new RequiredSetting("keel.marketplace.product-code", "KEEL_MARKETPLACE_PRODUCT_CODE",
+                    Scope.OUTSIDE_LOCAL_DEVELOPMENT, "the product code AWS Marketplace gave the listing"),
             new RequiredSetting("keel.provisioning.aws.broker-repository", "KEEL_BROKER_REPOSITORY",
                     Scope.OUTSIDE_LOCAL_DEVELOPMENT, "where brokers pull the Keel broker image from (registry/repository),"
                     + " by the digest the catalog records for their version"),
