@@ -54,7 +54,7 @@ class AgreementEventLog {
      */
     List<Waiting> waiting(String productCode, int limit) {
         return jdbc.sql("""
-                        SELECT e.*, s.id AS subscription_id
+                        SELECT e.*, s.id AS linked_subscription_id
                         FROM marketplace_agreement_events e
                         JOIN marketplace_subscriptions s ON s.product_code = :product AND (
                                s.license_arn = COALESCE(e.license_arn,
@@ -70,7 +70,7 @@ class AgreementEventLog {
                         AgreementEvent.Kind.valueOf(rs.getString("kind")), rs.getTimestamp("occurred_at").toInstant(),
                         rs.getString("product_code"), rs.getString("agreement_id"), rs.getString("license_arn"),
                         rs.getString("customer_aws_account_id"), rs.getString("customer_identifier")),
-                        rs.getObject("subscription_id", UUID.class)))
+                        rs.getObject("linked_subscription_id", UUID.class)))
                 .list();
     }
 
