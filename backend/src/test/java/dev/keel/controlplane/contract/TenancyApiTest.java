@@ -149,7 +149,8 @@ class TenancyApiTest extends ApiTest {
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
-                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage" -> null;
+                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage",
+                 "getBillingSubscription" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }
