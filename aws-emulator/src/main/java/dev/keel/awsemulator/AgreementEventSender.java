@@ -44,7 +44,7 @@ final class AgreementEventSender {
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private AgreementEventSender(URI queueUrl, Clock clock) {
+    AgreementEventSender(URI queueUrl, Clock clock) {
         this.queueUrl = queueUrl;
         this.clock = clock;
     }
