@@ -30,6 +30,8 @@ final class AgreementEventSender {
     private static final Logger LOG = Logger.getLogger(AgreementEventSender.class.getName());
     /** The account the emulator sells from, as the events' {@code account} and {@code proposer}. */
     private static final String SELLER_ACCOUNT = "000000000000";
+    /** AWS Marketplace's own account, which owns every listing's SNS topics. */
+    private static final String MARKETPLACE_ACCOUNT = "287250355862";
 
     /** Whom an event is about. */
     record Buyer(String productCode, String customerIdentifier, String customerAwsAccountId, String licenseArn) {
@@ -100,7 +102,7 @@ final class AgreementEventSender {
         ObjectNode message = Json.object().put("action", action).put("customer-identifier", buyer.customerIdentifier())
                 .put("product-code", buyer.productCode());
         return Json.object().put("Type", "Notification").put("MessageId", UUID.randomUUID().toString())
-                .put("TopicArn", "arn:aws:sns:us-east-1:" + SELLER_ACCOUNT + ":aws-mp-subscription-notification-"
+                .put("TopicArn", "arn:aws:sns:us-east-1:" + MARKETPLACE_ACCOUNT + ":aws-mp-subscription-notification-"
                         + buyer.productCode())
                 .put("Message", message.toString()).put("Timestamp", at.toString()).put("SignatureVersion", "1");
     }
