@@ -73,12 +73,16 @@ class AgreementQueueIT {
 
     @Test
     void acknowledgesMoreThanOneBatch() {
+        // Long enough that none comes back while the twelve are read.
+        clients.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl)
+                .attributes(java.util.Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60")));
         for (int i = 0; i < 12; i++) {
             send(AgreementMessagesTest.sns("sns-batch-" + i, "2026-11-25T10:00:05Z", "entitlement-updated"));
         }
         AgreementQueue queue = new AgreementQueue(clients.sqs(), queueUrl, Duration.ofSeconds(1));
 
         List<ReadMessage> read = receiveAtLeast(queue, 12);
+        assertThat(read).extracting(ReadMessage::messageId).doesNotHaveDuplicates().hasSize(12);
         queue.acknowledge(read);
 
         assertThat(clients.sqs().getQueueAttributes(r -> r.queueUrl(queueUrl)
