@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ThreadLocalRandom;
 
 import tools.jackson.databind.JsonNode;
@@ -443,8 +444,7 @@ final class Marketplace {
         return render(cancelled);
     }
 
-    private void announce(Customer customer, java.util.function.BiConsumer<AgreementEventSender,
-            AgreementEventSender.Buyer> event) {
+    private void announce(Customer customer, BiConsumer<AgreementEventSender, AgreementEventSender.Buyer> event) {
         if (agreementEvents != null) {
             event.accept(agreementEvents, new AgreementEventSender.Buyer(customer.productCode(),
                     customer.customerIdentifier(), customer.customerAWSAccountId(), customer.licenseArn()));

@@ -3,6 +3,7 @@ package dev.keel.controlplane.billing;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,7 +118,7 @@ class SubscriptionAgreements {
             next.ifPresent(standing -> {
                 subscriptions.moveTo(subscriptionId, standing);
                 audit.recordSystem(before.organizationId(), COMPONENT, "subscription." + standing.state().name()
-                                .toLowerCase(java.util.Locale.ROOT), "subscription", subscriptionId,
+                                .toLowerCase(Locale.ROOT), "subscription", subscriptionId,
                         Map.of("state", before.state(), "stateEventAt", before.stateEventAt()),
                         Map.of("state", standing.state(), "stateEventAt", standing.stateEventAt(),
                                 "event", event.id(), "eventKind", event.kind()));

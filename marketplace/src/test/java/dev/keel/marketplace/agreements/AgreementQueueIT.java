@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +30,7 @@ class AgreementQueueIT {
         clients = TestStack.clients();
         // A short visibility timeout: a message read and not acknowledged comes back within the test.
         queueUrl = clients.sqs().createQueue(r -> r.queueName("keel-agreements-it-" + UUID.randomUUID())
-                .attributes(java.util.Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "1"))).queueUrl();
+                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "1"))).queueUrl();
     }
 
     @AfterEach
@@ -50,8 +52,8 @@ class AgreementQueueIT {
         assertThat(read).filteredOn(ReadMessage.Event.class::isInstance)
                 .map(m -> ((ReadMessage.Event) m).event())
                 .extracting(AgreementEvent::id, AgreementEvent::kind)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ev-1", Kind.PURCHASED),
-                        org.assertj.core.groups.Tuple.tuple("sns-1", Kind.CANCELLING));
+                .containsExactlyInAnyOrder(Tuple.tuple("ev-1", Kind.PURCHASED),
+                        Tuple.tuple("sns-1", Kind.CANCELLING));
         assertThat(read).filteredOn(ReadMessage.Unknown.class::isInstance).singleElement()
                 .satisfies(m -> assertThat(((ReadMessage.Unknown) m).body()).isEqualTo("{\"unexpected\": true}"));
     }
@@ -75,7 +77,7 @@ class AgreementQueueIT {
     void acknowledgesMoreThanOneBatch() {
         // Long enough that none comes back while the twelve are read.
         clients.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl)
-                .attributes(java.util.Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60")));
+                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60")));
         for (int i = 0; i < 12; i++) {
             send(AgreementMessagesTest.sns("sns-batch-" + i, "2026-11-25T10:00:05Z", "entitlement-updated"));
         }
