@@ -30,17 +30,30 @@ class MarketplaceConfig {
         return new Listing(productCode);
     }
 
+    /**
+     * Where the agreement-event queue is, from its URL: on AWS its region's SQS endpoint (no override), elsewhere
+     * (LocalStack) the URL's own origin; {@code endpoint} null means AWS's.
+     */
+    record QueueLocation(URI endpoint, Region region) {
+
+        static QueueLocation of(String queueUrl) {
+            if (queueUrl.isBlank()) {
+                return new QueueLocation(null, MarketplaceClients.MARKETPLACE_REGION);
+            }
+            URI queue = URI.create(queueUrl);
+            Matcher aws = AWS_QUEUE_HOST.matcher(queue.getHost());
+            return aws.matches() ? new QueueLocation(null, Region.of(aws.group(1)))
+                    : new QueueLocation(URI.create(queue.getScheme() + "://" + queue.getRawAuthority()),
+                            MarketplaceClients.MARKETPLACE_REGION);
+        }
+    }
+
     @Bean
     MarketplaceClients marketplaceClients(@Value("${keel.marketplace.endpoint:}") String endpoint,
                                           @Value("${keel.marketplace.queue-url:}") String queueUrl) {
         URI marketplace = endpoint.isBlank() ? null : URI.create(endpoint);
-        // The queue's URL says where it is: AWS's SQS endpoint of its region, or (locally) LocalStack.
-        URI queue = queueUrl.isBlank() ? null : URI.create(queueUrl);
-        Matcher aws = queue == null ? null : AWS_QUEUE_HOST.matcher(queue.getHost());
-        boolean onAws = aws != null && aws.matches();
-        URI sqs = queue == null || onAws ? null : URI.create(queue.getScheme() + "://" + queue.getRawAuthority());
-        Region queueRegion = onAws ? Region.of(aws.group(1)) : MarketplaceClients.MARKETPLACE_REGION;
-        return new MarketplaceClients(new MarketplaceClients.Endpoints(marketplace, sqs), queueRegion,
+        QueueLocation queue = QueueLocation.of(queueUrl);
+        return new MarketplaceClients(new MarketplaceClients.Endpoints(marketplace, queue.endpoint()), queue.region(),
                 DefaultCredentialsProvider.builder().build());
     }
 
