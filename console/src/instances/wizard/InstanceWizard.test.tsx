@@ -350,6 +350,28 @@ describe('create-instance wizard', () => {
     expect(fieldError('wizard-name')).toContain('already exists');
   });
 
+  it('shows a refusal of the capacity asked (budget, entitlement, trial) on the AKU field, as other field errors', async () => {
+    const message =
+      'The organization’s budget allows at most 6 AKU per instance (maxAkuPerInstance), and 9 AKU were asked. An admin can raise it with PUT /billing/budget (the Billing page’s Budget).';
+    const problem = {
+      type: 'https://keel.dev/problems/budget-exceeded',
+      title: 'Beyond the organization’s budget',
+      status: 409,
+      detail: message,
+      errors: [{ field: 'aku', message }],
+    };
+    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
+    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
+    renderWithProviders(
+      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
+      { api },
+    );
+    await toReview();
+    act(() => wizard().findPrimaryButton().click());
+    await step('storage');
+    expect(fieldError('wizard-aku')).toContain('at most 6 AKU per instance');
+  });
+
   it('shows on review the plan of exactly what Create would send, asked once', async () => {
     const api = fakeApi(routes);
     await renderAtReview(api);
