@@ -62,9 +62,9 @@ function suggest(testId: string) {
 function select(testId: string) {
   return createWrapper(document.body).findSelect(`[data-testid="${testId}"]`)!;
 }
-/** Fills the wizard and submits it from review; the API refuses the create with `problem`. */
-async function createRefused(problem: object) {
-  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
+/** Fills the wizard and submits it from review; the API refuses the create with `problem`, at its status. */
+async function createRefused(problem: { status: number }) {
+  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, problem.status) });
   const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
   renderWithProviders(
     <InstanceWizard
@@ -338,14 +338,7 @@ describe('create-instance wizard', () => {
       detail: 'An instance named orders-prod already exists in this organization.',
       errors: [{ field: 'name', message: 'An instance named orders-prod already exists in this organization.' }],
     };
-    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
-    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
-    renderWithProviders(
-      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
-      { api },
-    );
-    await toReview();
-    act(() => wizard().findPrimaryButton().click());
+    await createRefused(problem);
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');
   });
@@ -360,14 +353,7 @@ describe('create-instance wizard', () => {
       detail: message,
       errors: [{ field: 'aku', message }],
     };
-    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
-    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
-    renderWithProviders(
-      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
-      { api },
-    );
-    await toReview();
-    act(() => wizard().findPrimaryButton().click());
+    await createRefused(problem);
     await step('storage');
     expect(fieldError('wizard-aku')).toContain('at most 6 AKU per instance');
   });
