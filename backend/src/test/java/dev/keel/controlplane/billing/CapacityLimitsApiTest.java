@@ -107,18 +107,8 @@ class CapacityLimitsApiTest extends ApiTest {
         JsonNode account = registerAccount(api);
         String id = createRunningInstance(api, instanceBody(account.get("id").asString(), "S3", 3, 3)).get("id").asString();
         setBudget(Map.of("maxAkuPerInstance", 3));
-        int calls = calls(account);
-        long instances = count("instances"), operations = count("operations");
-
-        Map<String, Object> body = instanceBody(account.get("id").asString(), "S3", 3, 6);
-        for (ApiClient.Response refused : List.of(api.post("/instances", body), api.post("/instances/plan", body),
-                api.header("If-Match", "\"1\"").patch("/instances/" + id, Map.of("aku", 6)),
-                api.post("/instances/" + id + "/plan", Map.of("aku", 6)))) {
-            assertRefused(refused, "budget-exceeded", "at most 3 AKU per instance", "6 AKU were asked");
-        }
-        assertThat(calls(account)).as("no call through the customer's role").isEqualTo(calls);
-        assertThat(count("instances")).isEqualTo(instances);
-        assertThat(count("operations")).isEqualTo(operations);
+        assertRefusedBeforeTheCloud(api, account, id, 6, 6, "budget-exceeded", "at most 3 AKU per instance",
+                "6 AKU were asked");
     }
 
     @Test
@@ -127,13 +117,7 @@ class CapacityLimitsApiTest extends ApiTest {
         JsonNode account = registerAccount(api);
         String id = createRunningInstance(api, instanceBody(account.get("id").asString(), "S3", 3, 6)).get("id").asString();
         subscribe("CANCELLING", null);
-        int calls = calls(account);
-
-        assertRefused(api.post("/instances", instanceBody(account.get("id").asString(), "S3", 3, 3)),
-                "subscription-ended", "CANCELLING", "3 AKU asked");
-        assertRefused(api.header("If-Match", "\"1\"").patch("/instances/" + id, Map.of("aku", 9)),
-                "subscription-ended", "9 AKU asked");
-        assertThat(calls(account)).isEqualTo(calls);
+        assertRefusedBeforeTheCloud(api, account, id, 3, 9, "subscription-ended", "is CANCELLING", "AKU asked");
 
         ApiClient.Response down = api.header("If-Match", "\"1\"").patch("/instances/" + id, Map.of("aku", 3));
         assertThat(down.status()).as(down.toString()).isEqualTo(202);
@@ -148,13 +132,8 @@ class CapacityLimitsApiTest extends ApiTest {
         String id = createRunningInstance(api, instanceBody(accountId, "S3", 3, 3)).get("id").asString();
         int entitled = organizationAku() + 3;
         subscribe("ACTIVE", entitled);
-        int calls = calls(account);
-
-        assertRefused(api.post("/instances", instanceBody(accountId, "S3", 3, 6)), "entitlement-exceeded",
-                "allows " + entitled + " AKU", "6 AKU were asked");
-        assertRefused(api.post("/instances/" + id + "/plan", Map.of("aku", 9)), "entitlement-exceeded",
-                "allows " + entitled + " AKU", "9 AKU were asked");
-        assertThat(calls(account)).isEqualTo(calls);
+        assertRefusedBeforeTheCloud(api, account, id, 6, 9, "entitlement-exceeded", "allows " + entitled + " AKU",
+                "AKU were asked");
         assertThat(api.post("/instances/plan", instanceBody(accountId, "S3", 3, 3)).status()).as("fits exactly")
                 .isEqualTo(200);
 
@@ -170,7 +149,8 @@ class CapacityLimitsApiTest extends ApiTest {
     @Test
     void theTrialEndsWhenItsAkuHoursAreUsedUpAndASubscriptionReplacesIt() {
         ApiClient api = api(EDITOR);
-        String accountId = registerAccount(api).get("id").asString();
+        JsonNode account = registerAccount(api);
+        String accountId = account.get("id").asString();
         String id = createRunningInstance(api, instanceBody(accountId, "S3", 3, 3)).get("id").asString();
         // 20,000 AKU for ten years, long ago: more than the test stack's trial of 1,000,000,000 AKU-hours.
         JDBC.sql("""
@@ -181,9 +161,8 @@ class CapacityLimitsApiTest extends ApiTest {
         JsonNode trial = api.get("/billing/budget").json().get("trial");
         assertThat(trial.get("akuHoursUsed").asDouble()).isGreaterThan(trial.get("akuHours").asDouble());
 
-        assertRefused(api.post("/instances", instanceBody(accountId, "S3", 3, 3)), "trial-limit-exceeded",
-                "AKU-hours are used up", "Subscribe to Keel on AWS Marketplace");
-        assertRefused(api.post("/instances/" + id + "/plan", Map.of("aku", 6)), "trial-limit-exceeded", "used up");
+        assertRefusedBeforeTheCloud(api, account, id, 3, 6, "trial-limit-exceeded", "AKU-hours are used up",
+                "Subscribe to Keel on AWS Marketplace");
 
         subscribe("ACTIVE", null);
         assertThat(api.get("/billing/budget").json().get("trial").isNull()).as("subscribed: no trial").isTrue();
@@ -236,6 +215,25 @@ class CapacityLimitsApiTest extends ApiTest {
         assertRefused(refused, "budget-exceeded", "maxAkuPerOrganization");
         ApiClient.Response accepted = answers.stream().filter(a -> a.status() == 202).findFirst().orElseThrow();
         awaitOperation(api, accepted.json().get("id").asString(), "SUCCEEDED");
+    }
+
+    /**
+     * A create of {@code createAku}, its plan, a scale of the instance to {@code scaleAku} and its plan are each refused
+     * with {@code type}: no call went through the account's role, and no instance or operation was recorded.
+     */
+    private void assertRefusedBeforeTheCloud(ApiClient api, JsonNode account, String instanceId, int createAku,
+                                             int scaleAku, String type, String... detail) {
+        int calls = calls(account);
+        long instances = count("instances");
+        long operations = count("operations");
+        Map<String, Object> create = instanceBody(account.get("id").asString(), "S3", 3, createAku);
+        assertRefused(api.post("/instances", create), type, detail);
+        assertRefused(api.post("/instances/plan", create), type, detail);
+        assertRefused(api.header("If-Match", "*").patch("/instances/" + instanceId, Map.of("aku", scaleAku)), type, detail);
+        assertRefused(api.post("/instances/" + instanceId + "/plan", Map.of("aku", scaleAku)), type, detail);
+        assertThat(calls(account)).as("no call through the customer's role").isEqualTo(calls);
+        assertThat(count("instances")).as("no instance recorded").isEqualTo(instances);
+        assertThat(count("operations")).as("no operation queued").isEqualTo(operations);
     }
 
     private static void assertRefused(ApiClient.Response response, String type, String... detail) {
