@@ -70,7 +70,8 @@ public class Instances {
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
-              CapacityLimits limits, TransactionTemplate transactions, @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              CapacityLimits limits, TransactionTemplate transactions,
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
