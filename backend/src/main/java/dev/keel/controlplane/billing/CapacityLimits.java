@@ -22,15 +22,18 @@ import dev.keel.controlplane.billing.Allowance.Subscription;
 public class CapacityLimits {
 
     private final JdbcClient jdbc;
+    private final MarketplaceSubscriptions subscriptions;
     private final Budgets budgets;
     private final CapacityLedger ledger;
     private final Trial trial;
     private final Clock clock;
 
-    CapacityLimits(JdbcClient jdbc, Budgets budgets, CapacityLedger ledger, Clock clock,
+    CapacityLimits(JdbcClient jdbc, MarketplaceSubscriptions subscriptions, Budgets budgets, CapacityLedger ledger,
+                   Clock clock,
                    @Value("${keel.billing.trial.aku-hours}") int trialAkuHours,
                    @Value("${keel.billing.trial.max-aku}") int trialMaxAku) {
         this.jdbc = jdbc;
+        this.subscriptions = subscriptions;
         this.budgets = budgets;
         this.ledger = ledger;
         this.clock = clock;
@@ -76,12 +79,8 @@ public class CapacityLimits {
 
     /** The subscription that is not over, else the latest that is: an organization that had one has no trial. */
     private Subscription subscription(UUID organizationId) {
-        return jdbc.sql("""
-                        SELECT state, entitled_aku FROM marketplace_subscriptions WHERE organization_id = ?
-                        ORDER BY state = 'ENDED', state_event_at DESC LIMIT 1
-                        """)
-                .param(organizationId)
-                .query((rs, n) -> new Subscription(rs.getString("state"), rs.getObject("entitled_aku", Integer.class)))
-                .optional().orElse(null);
+        return subscriptions.ofOrganization(organizationId)
+                .map(s -> new Subscription(s.state().name(), s.entitledAku()))
+                .orElse(null);
     }
 }
