@@ -6,6 +6,7 @@ export const billingKeys = {
   all: ['billing'] as const,
   usage: (from: string, to: string | undefined) => [...billingKeys.all, 'usage', from, to] as const,
   budget: () => [...billingKeys.all, 'budget'] as const,
+  subscription: () => [...billingKeys.all, 'subscription'] as const,
 };
 
 /** The organization's AKU-hours in `[from, to)`; without `to`, up to now (and refreshed each minute). */
@@ -24,6 +25,16 @@ export function useBudget() {
   return useQuery({
     queryKey: billingKeys.budget(),
     queryFn: async () => (await call(client.GET('/billing/budget'))).data,
+    refetchInterval: 60_000,
+  });
+}
+
+/** How the organization pays: its AWS Marketplace subscription, or the trial. */
+export function useSubscription() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: billingKeys.subscription(),
+    queryFn: async () => (await call(client.GET('/billing/subscription'))).data,
     refetchInterval: 60_000,
   });
 }

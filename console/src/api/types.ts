@@ -36,3 +36,5 @@ export type PlanAction = PlannedChange['action'];
 export type Usage = S['Usage'];
 export type Budget = S['Budget'];
 export type BudgetStatus = S['BudgetStatus'];
+export type BillingSubscription = S['BillingSubscription'];
+export type MarketplaceSubscription = S['MarketplaceSubscription'];

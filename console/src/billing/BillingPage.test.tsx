@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { BudgetStatus, Usage } from '../api/types';
+import type { BillingSubscription, BudgetStatus, MarketplaceSubscription, Usage } from '../api/types';
 import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
 import BillingPage from './BillingPage';
 import { recentMonths } from './months';
@@ -40,6 +40,19 @@ const monthly = (fraction: number): BudgetStatus => ({
   month: { ...noBudget.month, akuHoursUsed: fraction * 10000 },
   budgetUsedFraction: fraction,
 });
+
+const contract: MarketplaceSubscription = {
+  state: 'ACTIVE',
+  productCode: '4q9rlwmz3y8k2d0c6bn1xv7ep',
+  customerAwsAccountId: '294406891311',
+  licenseArn: 'arn:aws:license-manager::294406891311:license:l-0f1e2d3c4b5a69788',
+  customerIdentifier: null,
+  stateChangedAt: '2026-11-20T09:14:03Z',
+  entitlement: { payAsYouGo: false, maxAku: 12, readAt: '2026-11-20T09:14:09Z' },
+  endedAt: null,
+  graceEndsAt: null,
+};
+const onMarketplace = (subscription: MarketplaceSubscription): BillingSubscription => ({ plan: 'MARKETPLACE', subscription });
 
 const wrapper = () => createWrapper(document.body);
 const budgetInput = (key: string) => wrapper().findInput(`[data-testid="budget-${key}"]`)!;
@@ -151,5 +164,34 @@ describe('billing', () => {
       expect(wrapper().findFormField('[data-testid="budget-form-monthlyAkuHours"]')?.findError()?.getElement().textContent).toContain('whole number'),
     );
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('shows the Marketplace subscription the organization pays through, and nothing of it on the trial', async () => {
+    const { unmount } = renderWithProviders(<BillingPage />, {
+      api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(contract) }),
+    });
+    await waitFor(() => expect(screen.getByTestId('subscription-state').textContent).toBe('Active'));
+    expect(screen.getByTestId('subscription-account').textContent).toBe('294406891311');
+    expect(screen.getByTestId('subscription-entitlement').textContent).toBe('Up to 12 AKU at once');
+    expect(screen.getByTestId('subscription').textContent).toContain(contract.licenseArn);
+    expect(screen.queryByTestId('subscription-alert')).toBeNull();
+    unmount();
+
+    const api = fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': { plan: 'TRIAL', subscription: null } });
+    renderWithProviders(<BillingPage />, { api });
+    await waitFor(() => expect(api.calls.some((c) => new URL(c.url).pathname.endsWith('/billing/subscription'))).toBe(true));
+    await screen.findByTestId('budget-trial');
+    expect(screen.queryByTestId('subscription')).toBeNull();
+  });
+
+  it('says what an ended subscription still allows, and until when', async () => {
+    const ended = { ...contract, state: 'ENDED' as const, endedAt: '2026-11-22T00:00:00Z', graceEndsAt: '2026-11-29T00:00:00Z' };
+    renderWithProviders(<BillingPage />, {
+      api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(ended) }),
+    });
+    const alert = await screen.findByTestId('subscription-alert');
+    expect(alert.textContent).toContain('No new instances or scale-ups');
+    expect(alert.textContent).toContain('keep running until');
+    expect(screen.getByTestId('subscription-state').textContent).toBe('Ended');
   });
 });

@@ -545,6 +545,28 @@ export const strings = {
     columns: { instance: 'Instance', akuHours: 'AKU-hours', periods: 'Capacity' },
     period: (aku: number, from: string, to: string) => `${aku} AKU, ${from} – ${to}`,
     now: 'now',
+    subscription: {
+      title: 'AWS Marketplace subscription',
+      description: 'What AWS bills: Keel meters the organization’s AKU-hours to this subscription every hour.',
+      loadFailed: 'The subscription could not be loaded',
+      state: 'State',
+      states: { PENDING: 'Waiting for AWS to confirm', ACTIVE: 'Active', AMENDED: 'Active (amended)', CANCELLING: 'Cancelling', ENDED: 'Ended' },
+      account: 'Billed AWS account',
+      licence: 'Licence',
+      legacy: (customer: string) => `No licence (customer ${customer})`,
+      product: 'Product code',
+      since: 'State since',
+      entitlement: 'Entitlement',
+      notRead: 'Not read yet',
+      payAsYouGo: 'Pay as you go, no AKU limit',
+      maxAku: (aku: number) => `Up to ${aku} AKU at once`,
+      cancelling: 'The subscription is being cancelled',
+      cancellingBody:
+        'No new instances or scale-ups. Running instances keep running and their last hours are still metered to this subscription.',
+      ended: (at: string) => `The subscription ended on ${at}`,
+      endedBody: (until: string) =>
+        `No new instances or scale-ups. Running instances keep running until ${until}; subscribe again on AWS Marketplace to keep them.`,
+    },
     budget: {
       title: 'Budget',
       loadFailed: 'The budget could not be loaded',
