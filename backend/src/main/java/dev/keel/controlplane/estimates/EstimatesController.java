@@ -34,9 +34,13 @@ class EstimatesController {
     CostEstimate forInstance(Caller caller, @PathVariable UUID instanceId,
                              @RequestParam(required = false) Double writeMiBps,
                              @RequestParam(required = false) Double readMiBps,
-                             @RequestParam(required = false) Integer retentionHours) {
+                             @RequestParam(required = false) Integer retentionHours,
+                             @RequestParam(required = false) PurchaseOption purchaseOption,
+                             @RequestParam(required = false) Boolean followerFetching,
+                             @RequestParam(required = false) Double compressionRatio) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
         return estimates.forInstance(instance, instances.catalogOf(instance),
-                new Workload(writeMiBps, readMiBps, retentionHours));
+                new Workload(writeMiBps, readMiBps, retentionHours),
+                new EstimateAssumptions(purchaseOption, followerFetching, compressionRatio));
     }
 }
