@@ -50,7 +50,6 @@ public class ProblemResponses {
             case "UUID" -> "a UUID";
             case "Integer", "int", "Long", "long" -> "an integer";
             case "Double", "double" -> "a finite number";
-            case "Boolean", "boolean" -> "true or false";
             case "Instant" -> "a date-time such as 2026-11-23T09:14:05Z";
             default -> required.isEnum() ? "one of " + List.of(required.getEnumConstants()) : "a valid value";
         };

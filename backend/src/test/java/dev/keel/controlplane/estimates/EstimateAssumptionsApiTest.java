@@ -100,6 +100,7 @@ class EstimateAssumptionsApiTest extends ApiTest {
         assertRefused(api.get(path + "?compressionRatio=NaN"), "compressionRatio");
         assertRefused(api.get(path + "?compressionRatio=0"), "compressionRatio");
         assertRefused(api.get(path + "?followerFetching=maybe"), "followerFetching");
+        assertRefused(api.get(path + "?followerFetching=yes"), "followerFetching");
         assertRefused(api.get(path + "?purchaseOption=SPOT"), "purchaseOption");
     }
 
