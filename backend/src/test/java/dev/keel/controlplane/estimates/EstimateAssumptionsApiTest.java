@@ -67,18 +67,16 @@ class EstimateAssumptionsApiTest extends ApiTest {
     @Test
     void assumptionsOutOfBoundsAreRefusedNamingTheField() {
         ApiClient api = api(VIEWER);
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"compressionRatio\":0.5}")),
-                "assumptions.compressionRatio");
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"compressionRatio\":20.5}")),
-                "assumptions.compressionRatio");
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"compressionRatio\":\"4\"}")),
-                "assumptions.compressionRatio");
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"purchaseOption\":\"SPOT\"}")),
-                "assumptions.purchaseOption");
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"followerFetching\":\"yes\"}")),
-                "assumptions.followerFetching");
-        assertRefused(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"replicationFactor\":2}")),
-                "assumptions.replicationFactor");
+        // Each refused assumption, as the body gives it, and the field the refusal names.
+        Map<String, String> refused = Map.of(
+                "\"compressionRatio\":0.5", "compressionRatio",
+                "\"compressionRatio\":20.5", "compressionRatio",
+                "\"compressionRatio\":\"4\"", "compressionRatio",
+                "\"purchaseOption\":\"SPOT\"", "purchaseOption",
+                "\"followerFetching\":\"yes\"", "followerFetching",
+                "\"replicationFactor\":2", "replicationFactor");
+        refused.forEach((given, field) -> assertRefused(
+                api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{" + given + "}")), "assumptions." + field));
         assertThat(ok(api.post("/estimates", ESTIMATE.formatted(",\"assumptions\":{\"compressionRatio\":20}")))
                 .get("assumptions")).isNotEmpty();
     }
