@@ -236,7 +236,7 @@ export const strings = {
       assumptions: {
         title: 'Assumptions',
         description: 'Change these to match the comparison you hold this estimate against; the figures above follow.',
-        purchaseOption: 'Self-managed brokers bought',
+        purchaseOption: 'Self-managed brokers’ pricing',
         purchaseOptionDescription: 'Keel’s brokers are priced on demand either way: they scale with the instance.',
         purchaseOptions: {
           ON_DEMAND: 'On demand',
