@@ -395,6 +395,46 @@ describe('create-instance wizard', () => {
     expect(await sent.json()).toEqual({ ...spec, s3GatewayEndpoint: 'CREATE' });
   });
 
+  it('states on review what the estimate assumes, and re-prices the comparison when the user changes an assumption', async () => {
+    const reserved = costEstimate();
+    reserved.selfManagedKafka.totalMonthlyUsd = 7000;
+    reserved.assumptions = [{ ...reserved.assumptions[0], value: 'RESERVED_1_YEAR_NO_UPFRONT', source: 'REQUEST' }];
+    const bodies: { assumptions?: Record<string, unknown> }[] = [];
+    const api = fakeApi({
+      ...routes,
+      'POST /estimates': (request: Request) => request.clone().json().then((body: { assumptions?: { purchaseOption?: string } }) => {
+        bodies.push(body);
+        return json(body.assumptions?.purchaseOption === 'RESERVED_1_YEAR_NO_UPFRONT' ? reserved : estimate);
+      }),
+    });
+    await renderAtReview(api);
+    await waitFor(() => expect(screen.getByTestId('assumption-replicationFactor-value').textContent).toBe('3'));
+    expect(screen.getByTestId('assumption-replicationFactor-source').textContent).toBe('Cost model');
+    expect(screen.getByTestId('assumption-purchaseOption-source').textContent).toBe('Default');
+    expect(bodies.at(-1)).not.toHaveProperty('assumptions');
+    expect(screen.getByTestId('estimate-kafka-total').textContent).toBe('$9,000');
+
+    const purchase = createWrapper(document.body).findSelect('[data-testid="assumption-purchase-option"]')!;
+    act(() => purchase.openDropdown());
+    act(() => purchase.selectOptionByValue('RESERVED_1_YEAR_NO_UPFRONT'));
+    await waitFor(() => expect(screen.getByTestId('estimate-kafka-total').textContent).toBe('$7,000'));
+    expect(screen.getByTestId('assumption-purchaseOption-source').textContent).toBe('Your choice');
+    expect(bodies.at(-1)!.assumptions).toEqual({ purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT' });
+
+    act(() => createWrapper(document.body).findToggle('[data-testid="assumption-follower-fetching"]')!.findNativeInput().click());
+    await waitFor(() => expect(bodies.at(-1)!.assumptions).toEqual({ purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT', followerFetching: true }));
+
+    const ratio = input('assumption-compression-ratio');
+    const asked = bodies.length;
+    act(() => ratio.setInputValue('25'));
+    expect(screen.getByText('Enter a number from 1 to 20.')).toBeTruthy();
+    act(() => ratio.setInputValue('4'));
+    await waitFor(() => expect(bodies.at(-1)!.assumptions).toEqual({
+      purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT', followerFetching: true, compressionRatio: 4,
+    }));
+    expect(bodies.slice(asked).map((b) => b.assumptions?.compressionRatio)).not.toContain(25);
+  });
+
   it('offers on the network step to use or create an S3 gateway endpoint, to require one, or to leave routing alone', async () => {
     renderWithProviders(<InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onSubmit={vi.fn()} onCancel={vi.fn()} />, {
       api: fakeApi(routes),
