@@ -66,6 +66,28 @@ class BootImageIT {
     }
 
     @Test
+    void theLaunchTemplateBootsTheImageTheCreateRecordedNotTheOneTheParameterNamesNow() {
+        // Recorded by the create before its 202; the parameter has moved since.
+        BootImage recorded = new BootImage("ami-0f1e2d3c4b5a69788", Targets.BROKER_IMAGE);
+        ProvisioningTarget accepted = new ProvisioningTarget(UUID.randomUUID(), "it-recorded", LocalStackAccount.REGION,
+                aws.account, aws.vpcId, aws.zones, WalType.S3, 3, null, null, "t3.micro", 3, "4.1.0",
+                Inventory.booting(recorded), new ProvisioningTarget.Agent(null, null, "token"));
+        assertThat(driver.bootImage(aws.account, LocalStackAccount.REGION, "4.1.0").machineImage())
+                .isNotEqualTo(recorded.machineImage());
+        // Each step hands the inventory on, as the backend stores it between steps and a resumed worker reads it.
+        ProvisioningTarget created = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE, accepted);
+        try {
+            assertThat(created.observed().boot()).isEqualTo(recorded);
+            assertThat(driver.observe(created).find(ObservedState.LAUNCH_TEMPLATE, DesiredState.LAUNCH_TEMPLATE_NAME)
+                    .orElseThrow().attributes()).containsEntry("imageId", recorded.machineImage())
+                    .containsEntry("brokerImage", recorded.brokerImage());
+            assertThat(driver.plan(ChangeKind.REPAIR, created, true)).as("no drift").isEmpty();
+        } finally {
+            AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, created);
+        }
+    }
+
+    @Test
     void theLaunchTemplateKeepsTheImageItWasMadeWithWhenTheParameterMoves() {
         // Made with an image the parameter does not name now: as if AWS had published a newer AMI since.
         BootImage made = new BootImage("ami-0a1b2c3d4e5f60718", Targets.BROKER_IMAGE);
