@@ -129,17 +129,18 @@ public class Instances {
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
-        checkedInCloud(caller, account, request, catalog);
+        InstanceSpec spec = specOf(request, catalog);
+        // Recorded with the instance: its launch template boots exactly what was checked here.
+        BootImage boot = checkedInCloud(caller, account, request, spec).boot();
         return transactions.execute(status -> {
             limits.checkLocked(caller.organizationId(), null, "aku", request.aku());
             if (repository.nameTaken(caller.organizationId(), request.name())) {
                 throw nameTaken(request.name());
             }
             UUID id = UUID.randomUUID();
-            InstanceSpec spec = specOf(request, catalog);
             try {
                 repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec,
-                        request.protectedFromDeletion());
+                        request.protectedFromDeletion(), Inventory.booting(boot));
             } catch (DuplicateKeyException e) {
                 throw nameTaken(request.name());
             }
@@ -155,7 +156,7 @@ public class Instances {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE,
-                checkedInCloud(caller, account, request, catalog), false));
+                checkedInCloud(caller, account, request, specOf(request, catalog)), false));
     }
 
     /**
@@ -164,10 +165,10 @@ public class Instances {
      * recorded or created.
      */
     private ProvisioningTarget checkedInCloud(Caller caller, CloudAccount account, InstanceCreation request,
-                                              SizingCatalog catalog) {
-        BootImage boot = bootImage(account, request, catalog);
+                                              InstanceSpec spec) {
+        BootImage boot = bootImage(account, request, spec.brokerVersion());
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
-                request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
+                request.region(), InstanceState.CREATING, spec, 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
         ProvisioningTarget target = targets.of(draft, boot);
         requireNetworkPaths(account, request, target);
@@ -209,8 +210,7 @@ public class Instances {
      * transaction): a region without the machine image, or a broker version without a published broker image, is
      * refused before anything is recorded or created.
      */
-    private BootImage bootImage(CloudAccount account, InstanceCreation request, SizingCatalog catalog) {
-        String version = specOf(request, catalog).brokerVersion();
+    private BootImage bootImage(CloudAccount account, InstanceCreation request, String version) {
         try {
             return driver.bootImage(ProvisioningTargets.account(account), request.region(), version);
         } catch (ProvisioningException e) {
