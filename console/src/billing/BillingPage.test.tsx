@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import type { BillingSubscription, BudgetStatus, MarketplaceSubscription, Usage } from '../api/types';
+import { catalogV1 } from '../test/fixtures';
 import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
 import BillingPage from './BillingPage';
 import { recentMonths } from './months';
@@ -193,5 +194,45 @@ describe('billing', () => {
     expect(alert.textContent).toContain('No new instances or scale-ups');
     expect(alert.textContent).toContain('keep running until');
     expect(screen.getByTestId('subscription-state').textContent).toBe('Ended');
+  });
+
+  it('estimates the month’s charges at the listing’s price, so far and projected, saying what the projection assumes', async () => {
+    renderWithProviders(<BillingPage />, {
+      api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /sizing/catalog': { ...catalogV1, listing: { usdPerAkuHour: 0.25 } } }),
+    });
+    await waitFor(() => expect(screen.getByTestId('charges-so-far').textContent).toBe('$621.50'));
+    // 6 AKU still running for the 8 days left of November after the window's end.
+    expect(screen.getByTestId('charges-projected').textContent).toBe('$909.50');
+    expect(screen.getByTestId('charges-assumption').textContent).toBe('Assumes the 6 AKU running now keep running, unchanged, for the 192 hours left in the month.');
+    expect(screen.getByTestId('charges').textContent).toContain('$0.2500 per AKU-hour');
+  });
+
+  it('says when the listing’s price cannot be loaded', async () => {
+    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget }) });
+    expect((await screen.findByTestId('charges-load-error')).textContent).toContain('price could not be loaded');
+  });
+
+  it('charts the month’s AKU-hours by day, and a chosen day’s by hour, one bar per instance', async () => {
+    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget }) });
+    const chart = () => wrapper().findBarChart('[data-testid="usage-chart"]')!;
+    await eventually(() => expect(chart().findLegend()).not.toBeNull());
+    expect(chart().findLegend()!.findItems().map((i) => i.getElement().textContent?.trim())).toEqual(['orders', 'clicks']);
+    expect(chart().findXTicks().map((t) => t.getElement().textContent)).toContain('30 Nov');
+
+    act(() => wrapper().findSegmentedControl('[data-testid="usage-granularity"]')!.findSegments()[1].click());
+    const day = wrapper().findSelect('[data-testid="usage-day"]')!;
+    // The window ends at midnight on the 23rd: its last day is the 22nd.
+    expect(day.findTrigger().getElement().textContent).toBe('22 Nov');
+    act(() => day.openDropdown());
+    act(() => day.selectOptionByValue('2026-11-02T00:00:00.000Z'));
+    expect(day.findTrigger().getElement().textContent).toBe('2 Nov');
+    expect(chart().findXTicks().map((t) => t.getElement().textContent)).toContain('23:00');
+  });
+
+  it('shows an empty chart for a month nothing ran in', async () => {
+    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': { ...usage, akuHours: 0, instances: [] }, 'GET /billing/budget': noBudget }) });
+    await eventually(() =>
+      expect(wrapper().findBarChart('[data-testid="usage-chart"]')!.findStatusContainer()!.getElement().textContent).toContain('No instance ran in this time'),
+    );
   });
 });

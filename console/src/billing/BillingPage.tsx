@@ -15,8 +15,10 @@ import { AppShell } from '../app/AppShell';
 import { EmptyState, formatDate, LoadError } from '../app/common';
 import { strings } from '../i18n/strings';
 import { BudgetAlert, BudgetSection } from './BudgetSection';
+import { ChargesSection } from './ChargesSection';
 import { recentMonths } from './months';
 import { SubscriptionAlert, SubscriptionSection } from './SubscriptionSection';
+import { UsageChart } from './UsageChart';
 
 const b = strings.billing;
 
@@ -68,6 +70,8 @@ export default function BillingPage() {
               ]}
             />
           </Container>
+          <ChargesSection usage={usage.data} />
+          <UsageChart key={month.from} usage={usage} />
           <Table<InstanceUsage>
             data-testid="billing-table"
             items={instances}

@@ -1,5 +1,16 @@
 import type { S3GatewayEndpointMode } from '../api/types';
 
+/** A chart's labels for its legend, filter, popover and axes, whatever its kind. */
+const chartLabels = {
+  filterLabel: 'Filter displayed data',
+  filterPlaceholder: 'Filter data',
+  filterSelectedAriaLabel: 'selected',
+  legendAriaLabel: 'Legend',
+  detailPopoverDismissAriaLabel: 'Dismiss',
+  xAxisAriaRoleDescription: 'x axis',
+  yAxisAriaRoleDescription: 'y axis',
+};
+
 /** Every user-visible string of the console, in one place (English only for now). */
 export const strings = {
   app: {
@@ -426,16 +437,7 @@ export const strings = {
     bytesPerSecond: (n: string, unit: string) => `${n} ${unit}/s`,
     perSecond: (n: string) => `${n} /s`,
     ms: (n: string) => `${n} ms`,
-    chart: {
-      filterLabel: 'Filter displayed data',
-      filterPlaceholder: 'Filter data',
-      filterSelectedAriaLabel: 'selected',
-      legendAriaLabel: 'Legend',
-      detailPopoverDismissAriaLabel: 'Dismiss',
-      chartAriaRoleDescription: 'line chart',
-      xAxisAriaRoleDescription: 'x axis',
-      yAxisAriaRoleDescription: 'y axis',
-    },
+    chart: { ...chartLabels, chartAriaRoleDescription: 'line chart' },
     rangeInvalid: 'Choose a start and an end, the start before the end.',
     rangePicker: {
       ariaLabel: 'Time range',
@@ -621,6 +623,32 @@ export const strings = {
       trial: 'Trial',
       trialBody: (used: string, of: string, maxAku: number) =>
         `Without an AWS Marketplace subscription the organization runs on the trial: ${used} of ${of} AKU-hours used, at most ${maxAku} AKU at once. Subscribe to Keel on AWS Marketplace to run more.`,
+    },
+    chart: {
+      title: 'AKU-hours over time (UTC)',
+      byDay: 'By day',
+      byHour: 'By hour',
+      granularity: 'Show AKU-hours',
+      day: 'Day (UTC)',
+      xTitle: { day: 'Day', hour: 'Hour' },
+      yTitle: 'AKU-hours',
+      loading: 'Loading usage…',
+      empty: 'No usage',
+      emptyBody: 'No instance ran in this time.',
+      i18n: { ...chartLabels, chartAriaRoleDescription: 'bar chart' },
+    },
+    charges: {
+      title: 'Estimated charges',
+      description: (price: string) =>
+        `At the AWS Marketplace listing’s price of ${price} per AKU-hour. AWS bills what Keel meters; taxes and any private offer’s terms are not included.`,
+      soFar: 'So far this month',
+      projected: 'Projected for the month',
+      assumption: (aku: number, hours: string) =>
+        aku === 0
+          ? 'Nothing is running now, so nothing more is projected.'
+          : `Assumes the ${aku} AKU running now keep running, unchanged, for the ${hours} hours left in the month.`,
+      monthOver: 'The month is over: these are its charges.',
+      loadFailed: 'The listing’s price could not be loaded',
     },
   },
   instanceStatus: {
