@@ -35,6 +35,8 @@ final class Marketplace {
     /** Tolerated clock skew for timestamps in the future. */
     static final Duration FUTURE_SKEW = Duration.ofMinutes(5);
     private static final int BATCH_LIMIT = 25;
+    /** The account that owns licences the emulator issues: the seller's, in AWS License Manager. */
+    private static final String SELLER_ACCOUNT = "123456789012";
     private static final int ENTITLEMENT_PAGE_LIMIT = 25;
     private static final Set<String> ENTITLEMENT_FILTERS =
             Set.of("CUSTOMER_IDENTIFIER", "DIMENSION", "CUSTOMER_AWS_ACCOUNT_ID", "LICENSE_ARN");
@@ -62,6 +64,8 @@ final class Marketplace {
     private final Map<String, MeterRecord> byHour = new HashMap<>();
     /** MeterUsage ClientToken → (request, record). */
     private final Map<String, Map.Entry<JsonNode, MeterRecord>> meterUsageTokens = new HashMap<>();
+    /** Minted registration token → when AWS stops resolving it. */
+    private final Map<String, Instant> tokenExpiries = new HashMap<>();
 
     Marketplace(Clock clock) {
         this.clock = clock;
@@ -73,6 +77,7 @@ final class Marketplace {
         records.clear();
         byHour.clear();
         meterUsageTokens.clear();
+        tokenExpiries.clear();
     }
 
     // ------------------------------------------------------------------ Metering
@@ -97,6 +102,7 @@ final class Marketplace {
         if (customer == null) {
             throw new AwsError("InvalidTokenException", "Registration token is invalid");
         }
+        refuseExpired(token);
         ObjectNode out = Json.object();
         out.put("CustomerIdentifier", customer.customerIdentifier());
         out.put("ProductCode", customer.productCode());
@@ -418,6 +424,50 @@ final class Marketplace {
         Customer customer = new Customer(token, customerId, account, productCode, licenseArn, subscribed);
         customersByToken.put(token, customer);
         return render(customer);
+    }
+
+    /**
+     * Mints a registration token for a new buyer, as a subscription on AWS Marketplace would: {@code {"productCode",
+     * "entitlements"?, "expiresAt"? (ISO-8601)}} gets a random token, a new account id and a licence ARN, and answers
+     * the customer (see {@link #seedCustomer}). AWS does not publish how long a token lives; {@code expiresAt} makes
+     * ResolveCustomer answer ExpiredTokenException from then on.
+     */
+    synchronized JsonNode mintRegistration(JsonNode body) {
+        String expiration = adminString(body, "expiresAt", false);
+        Instant expires;
+        try {
+            expires = expiration == null ? null : Instant.parse(expiration);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("expiresAt must be ISO-8601, like 2030-01-01T00:00:00Z");
+        }
+        ObjectNode customer = Json.object();
+        customer.put("registrationToken", randomHex(48));
+        customer.set("productCode", body.get("productCode"));
+        customer.put("licenseArn", "arn:aws:license-manager::" + SELLER_ACCOUNT + ":license:l-" + randomHex(32));
+        if (body.has("entitlements")) {
+            customer.set("entitlements", body.get("entitlements"));
+        }
+        JsonNode minted = seedCustomer(customer);
+        if (expires != null) {
+            tokenExpiries.put(minted.get("registrationToken").stringValue(), expires);
+        }
+        return minted;
+    }
+
+    private void refuseExpired(String token) {
+        Instant expires = tokenExpiries.get(token);
+        if (expires != null && !clock.instant().isBefore(expires)) {
+            throw new AwsError("ExpiredTokenException", "Registration token has expired");
+        }
+    }
+
+    private static String randomHex(int digits) {
+        StringBuilder out = new StringBuilder(digits);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        while (out.length() < digits) {
+            out.append(Character.forDigit(random.nextInt(16), 16));
+        }
+        return out.toString();
     }
 
     synchronized JsonNode customers() {
