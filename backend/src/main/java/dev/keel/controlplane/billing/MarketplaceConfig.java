@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.keel.marketplace.MarketplaceClients;
+import dev.keel.marketplace.customers.BuyerResolver;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 
@@ -28,5 +29,10 @@ class MarketplaceConfig {
         URI marketplace = endpoint.isBlank() ? null : URI.create(endpoint);
         return new MarketplaceClients(new MarketplaceClients.Endpoints(marketplace, null),
                 MarketplaceClients.MARKETPLACE_REGION, DefaultCredentialsProvider.builder().build());
+    }
+
+    @Bean
+    BuyerResolver buyerResolver(MarketplaceClients clients, Listing listing) {
+        return new BuyerResolver(clients.metering(), listing.productCode());
     }
 }
