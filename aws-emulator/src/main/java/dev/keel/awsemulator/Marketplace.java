@@ -408,13 +408,7 @@ final class Marketplace {
                     throw new IllegalArgumentException("entitlement " + dimension
                             + " needs a value (integer, number, boolean or string)");
                 }
-                String expiration = adminString(item, "expirationDate", false);
-                Instant expires;
-                try {
-                    expires = expiration == null ? null : Instant.parse(expiration);
-                } catch (DateTimeParseException e) {
-                    throw new IllegalArgumentException("expirationDate must be ISO-8601, like 2030-01-01T00:00:00Z");
-                }
+                Instant expires = adminInstant(item, "expirationDate");
                 seeded.add(new Entitlement(productCode, customerId, account, licenseArn, dimension, value.deepCopy(), expires));
             }
         }
@@ -433,13 +427,7 @@ final class Marketplace {
      * ResolveCustomer answer ExpiredTokenException from then on.
      */
     synchronized JsonNode mintRegistration(JsonNode body) {
-        String expiration = adminString(body, "expiresAt", false);
-        Instant expires;
-        try {
-            expires = expiration == null ? null : Instant.parse(expiration);
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("expiresAt must be ISO-8601, like 2030-01-01T00:00:00Z");
-        }
+        Instant expires = adminInstant(body, "expiresAt");
         ObjectNode customer = Json.object();
         customer.put("registrationToken", randomHex(48));
         customer.set("productCode", body.get("productCode"));
@@ -518,6 +506,15 @@ final class Marketplace {
             }
         }
         return Json.object().set("records", list);
+    }
+
+    private static Instant adminInstant(JsonNode body, String member) {
+        String value = adminString(body, member, false);
+        try {
+            return value == null ? null : Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(member + " must be ISO-8601, like 2030-01-01T00:00:00Z");
+        }
     }
 
     private static String adminString(JsonNode body, String member, boolean required) {
