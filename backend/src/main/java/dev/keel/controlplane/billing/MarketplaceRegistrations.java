@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
@@ -32,6 +34,7 @@ import dev.keel.marketplace.customers.Buyer;
 class MarketplaceRegistrations {
 
     private static final Duration KEPT_AFTER_EXPIRY = Duration.ofDays(1);
+    private static final Logger log = LoggerFactory.getLogger(MarketplaceRegistrations.class);
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -120,7 +123,13 @@ class MarketplaceRegistrations {
             audit.record(caller, "marketplace-subscription.link", "marketplace-subscription", subscription, null, done);
             return done;
         });
-        events.publishEvent(new SubscriptionLinked(linked.subscriptionId(), caller.organizationId()));
+        try {
+            events.publishEvent(new SubscriptionLinked(linked.subscriptionId(), caller.organizationId()));
+        } catch (RuntimeException e) {
+            // The link is committed and the reference used up: the caller must hear that it worked.
+            log.error("Subscription {} of organization {} is linked, but a listener of SubscriptionLinked failed",
+                    linked.subscriptionId(), caller.organizationId(), e);
+        }
         return linked;
     }
 

@@ -52,7 +52,8 @@ class RegistrationUrlController {
         this.console = console;
     }
 
-    @PostMapping(path = PATH, produces = MediaType.TEXT_HTML_VALUE)
+    /** Whatever the request accepts, the answer is a page or a redirect: a browser sent it. */
+    @PostMapping(PATH)
     ResponseEntity<String> register(HttpServletRequest request) throws IOException {
         if (request.getContentLengthLong() > MAX_BODY) {
             return page(RegistrationPage.TOO_LARGE);

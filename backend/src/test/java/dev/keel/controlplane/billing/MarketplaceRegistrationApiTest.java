@@ -142,9 +142,13 @@ class MarketplaceRegistrationApiTest extends ApiTest {
         assertProblem(api(ADMIN).post("/marketplace/registrations", Map.of("reference", UUID.randomUUID())), 404,
                 "not-found", "Set up your account again");
         assertThat(api(ADMIN).get("/marketplace/registrations/not-a-reference").status()).isEqualTo(404);
-        ApiClient.Response missing = api(ADMIN).post("/marketplace/registrations", Map.of());
-        assertThat(missing.status()).isEqualTo(400);
-        assertThat(missing.json().get("errors").get(0).get("field").asString()).isEqualTo("reference");
+        for (Map<String, Object> body : List.<Map<String, Object>>of(Map.of(), Map.of("reference", "not-a-uuid"),
+                Map.of("reference", reference, "organization", "globex"))) {
+            ApiClient.Response refused = api(ADMIN).post("/marketplace/registrations", body);
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("errors").findValuesAsString("field")).as(refused.toString())
+                    .containsAnyOf("reference", "organization");
+        }
     }
 
     @Test
@@ -219,6 +223,11 @@ class MarketplaceRegistrationApiTest extends ApiTest {
         assertPage(register("x-amzn-marketplace-token=" + encode(elsewhere)), 400, "another product");
         assertPage(register("other=1"), 400, "without the token");
         assertPage(register("x-amzn-marketplace-token=" + "a".repeat(9000)), 413, "too large");
+        HttpResponse<String> asJson = BROWSER.send(HttpRequest.newBuilder(URI.create(registrationUrl()))
+                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("x-amzn-marketplace-token=forged")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertPage(asJson, 400, "not valid");
 
         HttpResponse<String> json = BROWSER.send(HttpRequest.newBuilder(URI.create(registrationUrl()))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
