@@ -61,12 +61,12 @@ export default function SignedIn({ config }: { config: ConsoleConfig }) {
   );
 
   const switchOrganization = useCallback(
-    (slug: string) => {
+    (slug: string, path = '/instances') => {
       localStorage.setItem(ORG_KEY, slug);
       orgRef.current = slug;
       queryClient.clear();
       setOrgSlug(slug);
-      window.history.pushState({}, '', '/instances');
+      window.history.pushState({}, '', path);
     },
     [queryClient],
   );
@@ -99,7 +99,7 @@ function OrganizationGate({
 }: {
   slug: string | undefined;
   onNotMember: () => void;
-  switchOrganization: (slug: string) => void;
+  switchOrganization: (slug: string, path?: string) => void;
   signOut: () => void;
 }) {
   const org = useOrganization(slug);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { fakeApi, json, renderWithProviders } from '../test/render';
@@ -19,13 +20,18 @@ const registration = {
 const problem = (status: number, kind: string, message: string) =>
   json({ type: `https://keel.dev/problems/${kind}`, title: kind, status, detail: message, errors: [{ field: 'reference', message }] }, status);
 
-function renderRegister(role: 'admin' | 'editor' | 'viewer', api: ReturnType<typeof fakeApi>, route = `/register?reference=${reference}`) {
+function renderRegister(
+  role: 'admin' | 'editor' | 'viewer',
+  api: ReturnType<typeof fakeApi>,
+  route = `/register?reference=${reference}`,
+  more: Partial<Parameters<typeof renderWithProviders>[1]> = {},
+) {
   return renderWithProviders(
     <Routes>
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/billing" element={<div data-testid="billing-page" />} />
     </Routes>,
-    { role, api, route },
+    { role, api, route, ...more },
   );
 }
 
@@ -53,6 +59,26 @@ describe('registration from AWS Marketplace', () => {
     await waitFor(() => expect(screen.getByTestId('register-state').textContent).toContain('Only an admin of acme'));
     expect(screen.getByTestId('register-state').textContent).toContain('You are editor in acme');
     expect(screen.queryByTestId('register-link')).toBeNull();
+  });
+
+  it('offers the other organizations the user administers, and comes back to the same registration there', async () => {
+    const switched: [string, string | undefined][] = [];
+    renderRegister('editor', fakeApi({ [`GET /marketplace/registrations/${reference}`]: registration }), undefined, {
+      memberships: [
+        { slug: 'acme', role: 'editor' },
+        { slug: 'acme-labs', role: 'admin' },
+        { slug: 'globex', role: 'viewer' },
+      ],
+      switchOrganization: (slug, path) => switched.push([slug, path]),
+    });
+
+    await waitFor(() => expect(screen.getByTestId('register-account')).toBeTruthy());
+    const select = createWrapper(document.body).findSelect('[data-testid="register-organization"]')!;
+    act(() => select.openDropdown());
+    expect(select.findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual(['acme-labs']);
+    act(() => select.selectOptionByValue('acme-labs'));
+
+    expect(switched).toEqual([['acme-labs', `/register?reference=${reference}`]]);
   });
 
   it('says an expired registration has expired and how to get a new one', async () => {

@@ -4,6 +4,8 @@ import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import FormField from '@cloudscape-design/components/form-field';
+import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -31,6 +33,9 @@ export default function RegisterPage() {
   const { notify } = useNotifications();
   const org = session.organization.slug;
   const isAdmin = session.role === 'admin';
+  // The reference goes along, so the page comes back in the organization chosen.
+  const elsewhere = session.organization.memberships.filter((m) => m.role === 'admin' && m.slug !== org);
+  const switchTo = (slug: string) => session.switchOrganization(slug, `/register?reference=${encodeURIComponent(reference!)}`);
 
   const linkIt = () =>
     link.mutate(reference!, {
@@ -69,6 +74,17 @@ export default function RegisterPage() {
                   ]}
                 />
               </Container>
+              {elsewhere.length > 0 && (
+                <FormField label={r.otherOrganization} description={r.otherOrganizationHint}>
+                  <Select
+                    data-testid="register-organization"
+                    selectedOption={null}
+                    placeholder={r.chooseOrganization}
+                    options={elsewhere.map((m) => ({ value: m.slug, label: m.slug }))}
+                    onChange={({ detail }) => switchTo(detail.selectedOption.value!)}
+                  />
+                </FormField>
+              )}
               {isAdmin ? (
                 <Container header={<Header variant="h2">{r.linkTo(org)}</Header>}>
                   <SpaceBetween size="m">

@@ -558,13 +558,16 @@ export const strings = {
     expires: 'Link before',
     linkTo: (org: string) => `Link to ${org}`,
     linkExplained: (org: string) =>
-      `The subscription will pay for organization ${org}. To link it to another organization you belong to, switch organization at the top first. New to Keel? The organization you landed in when you signed up is yours to link.`,
+      `The subscription will pay for organization ${org}. New to Keel? The organization you landed in when you signed up is yours to link.`,
+    otherOrganization: 'Link to another organization',
+    otherOrganizationHint: 'Organizations you administer; this page opens again in the one you choose.',
+    chooseOrganization: 'Choose an organization',
     link: 'Link subscription',
     linked: (org: string) => `The AWS Marketplace subscription is linked to ${org}.`,
     linkFailed: 'The subscription could not be linked',
     adminOnly: (org: string) => `Only an admin of ${org} can link a subscription`,
     adminOnlyBody: (org: string, role: string) =>
-      `You are ${role} in ${org}. Send this page's address to an admin of ${org}, or switch to an organization you administer.`,
+      `You are ${role} in ${org}. Send this page's address to an admin of ${org}, or link it to an organization you administer.`,
     noReference: 'This page needs the link AWS Marketplace sent you here with',
     startAgain:
       'Go back to AWS Marketplace, open your subscription to Keel (Your Marketplace software) and choose Set up your account again.',
