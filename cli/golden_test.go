@@ -27,6 +27,9 @@ func TestGolden(t *testing.T) {
 		golden(t, "organizations-me-"+format, s.keel("organizations", "me", "-o", format).mustSucceed(t))
 	}
 	golden(t, "error-not-a-member", s.keel("organizations", "me", "--org", "globex"))
+	// Before any instance runs: nothing used yet, so the figures are the same every run.
+	golden(t, "billing-budget-get", s.keel("billing", "budget", "get", "-o", "table").mustSucceed(t))
+	golden(t, "error-budget-forbidden", s.keel("billing", "budget", "set", "--max-aku-per-instance", "12"))
 
 	golden(t, "cloud-accounts-register", s.keel("cloud-accounts", "register", "--name", "demo", "--aws-account-id", "000000000000",
 		"--role-arn", "arn:aws:iam::000000000000:role/KeelDemo", "--region", "us-east-1", "-o", "table").mustSucceed(t))

@@ -9,8 +9,9 @@ CREATE TABLE marketplace_registrations (
     customer_identifier      text,
     created_at               timestamptz NOT NULL,
     expires_at               timestamptz NOT NULL,
-    -- Set once, in the transaction that links it: a used reference never links again.
-    subscription_id          uuid        REFERENCES marketplace_subscriptions (id),
+    -- Set once, in the transaction that links it: a used reference never links again. Subscriptions are ended,
+    -- not deleted; should one be deleted, the reference that made it goes with it.
+    subscription_id          uuid        REFERENCES marketplace_subscriptions (id) ON DELETE CASCADE,
     used_at                  timestamptz,
     CHECK (license_arn IS NOT NULL OR customer_identifier IS NOT NULL),
     CHECK ((used_at IS NULL) = (subscription_id IS NULL))

@@ -34,3 +34,5 @@ export type Plan = S['Plan'];
 export type PlannedChange = Plan['changes'][number];
 export type PlanAction = PlannedChange['action'];
 export type Usage = S['Usage'];
+export type Budget = S['Budget'];
+export type BudgetStatus = S['BudgetStatus'];

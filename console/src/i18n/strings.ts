@@ -545,6 +545,38 @@ export const strings = {
     columns: { instance: 'Instance', akuHours: 'AKU-hours', periods: 'Capacity' },
     period: (aku: number, from: string, to: string) => `${aku} AKU, ${from} – ${to}`,
     now: 'now',
+    budget: {
+      title: 'Budget',
+      loadFailed: 'The budget could not be loaded',
+      description:
+        'Guardrails on what the organization may run. A create or scale-up that would pass one is refused before anything is provisioned; scaling down and deleting never are.',
+      edit: 'Edit',
+      save: 'Save',
+      noLimit: 'No limit',
+      wholeNumber: 'Enter a whole number from 1, or leave it empty for no limit.',
+      fields: {
+        monthlyAkuHours: 'Monthly budget (AKU-hours)',
+        maxAkuPerInstance: 'Maximum AKU per instance',
+        maxAkuPerOrganization: 'Maximum AKU in the organization',
+      },
+      hints: {
+        monthlyAkuHours:
+          'A calendar month (UTC). A change is refused when the AKU-hours used so far, plus every instance’s AKU for the hours left in the month, would pass it.',
+        maxAkuPerInstance: 'The most AKU one instance may have.',
+        maxAkuPerOrganization: 'The most AKU all instances may have together; at least the maximum per instance.',
+      },
+      usedThisMonth: 'Used this month',
+      usedOf: (used: string, percent: number) => `${used} AKU-hours (${percent} % of the budget)`,
+      near: (percent: number) => `${percent} % of this month’s budget is used`,
+      nearBody: (used: string, of: string) =>
+        `${used} of ${of} AKU-hours. Creates and scale-ups that would pass the budget will be refused; an admin can raise it below.`,
+      reached: 'This month’s budget is used up',
+      reachedBody: (used: string, of: string) =>
+        `${used} of ${of} AKU-hours. Creates and scale-ups are refused until the month ends or an admin raises the budget; running instances keep running.`,
+      trial: 'Trial',
+      trialBody: (used: string, of: string, maxAku: number) =>
+        `Without an AWS Marketplace subscription the organization runs on the trial: ${used} of ${of} AKU-hours used, at most ${maxAku} AKU at once. Subscribe to Keel on AWS Marketplace to run more.`,
+    },
   },
   register: {
     title: 'Link your AWS Marketplace subscription',

@@ -62,9 +62,9 @@ function suggest(testId: string) {
 function select(testId: string) {
   return createWrapper(document.body).findSelect(`[data-testid="${testId}"]`)!;
 }
-/** Fills the wizard and submits it from review; the API refuses the create with `problem`. */
-async function createRefused(problem: object) {
-  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
+/** Fills the wizard and submits it from review; the API refuses the create with `problem`, at its status. */
+async function createRefused(problem: { status: number }) {
+  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, problem.status) });
   const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
   renderWithProviders(
     <InstanceWizard
@@ -338,16 +338,24 @@ describe('create-instance wizard', () => {
       detail: 'An instance named orders-prod already exists in this organization.',
       errors: [{ field: 'name', message: 'An instance named orders-prod already exists in this organization.' }],
     };
-    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
-    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
-    renderWithProviders(
-      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
-      { api },
-    );
-    await toReview();
-    act(() => wizard().findPrimaryButton().click());
+    await createRefused(problem);
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');
+  });
+
+  it('shows a refusal of the capacity asked (budget, entitlement, trial) on the AKU field, as other field errors', async () => {
+    const message =
+      'The organization’s budget allows at most 6 AKU per instance (maxAkuPerInstance), and 9 AKU were asked. An admin can raise it with PUT /billing/budget (the Billing page’s Budget).';
+    const problem = {
+      type: 'https://keel.dev/problems/budget-exceeded',
+      title: 'Beyond the organization’s budget',
+      status: 409,
+      detail: message,
+      errors: [{ field: 'aku', message }],
+    };
+    await createRefused(problem);
+    await step('storage');
+    expect(fieldError('wizard-aku')).toContain('at most 6 AKU per instance');
   });
 
   it('shows on review the plan of exactly what Create would send, asked once', async () => {

@@ -19,6 +19,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.billing.CapacityLimits;
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
@@ -63,12 +64,14 @@ public class Instances {
     private final ProvisioningTargets targets;
     private final InstanceWorkflow workflow;
     private final AuditLog audit;
+    private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
-              TransactionTemplate transactions, @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              CapacityLimits limits, TransactionTemplate transactions,
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -77,6 +80,7 @@ public class Instances {
         this.targets = targets;
         this.workflow = workflow;
         this.audit = audit;
+        this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
     }
@@ -127,6 +131,7 @@ public class Instances {
         CloudAccount account = validate(caller, request, catalog);
         checkedInCloud(caller, account, request, catalog);
         return transactions.execute(status -> {
+            limits.checkLocked(caller.organizationId(), null, "aku", request.aku());
             if (repository.nameTaken(caller.organizationId(), request.name())) {
                 throw nameTaken(request.name());
             }
@@ -234,6 +239,7 @@ public class Instances {
             return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
         InstanceSpec proposed = proposed(instance, update.capacity());
+        limits.check(caller.organizationId(), id, "aku", proposed.aku());
         requireNetwork(caller, instance);
         Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
                 instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
@@ -257,19 +263,21 @@ public class Instances {
     }
 
     /**
-     * Checks the change and the instance's network in the customer's account first, outside any
-     * transaction, then checks the change again under the instance's lock and records it. A change of
-     * deletion protection alongside is recorded with it.
+     * Checks the change, the organization's limits and the instance's network in the customer's account first,
+     * outside any transaction, then checks the change and the limits again under the instance's and the
+     * organization's locks and records it. A change of deletion protection alongside is recorded with it.
      */
     Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
         requireIfMatch(id, ifMatch);
         Instance current = get(caller.organizationId(), id);
-        checkedUpdate(current, ifMatch, update.capacity());
+        InstanceSpec asked = checkedUpdate(current, ifMatch, update.capacity());
+        limits.check(caller.organizationId(), id, "aku", asked.aku());
         requireNetwork(caller, current);
         return transactions.execute(status -> {
             Instance instance = repository.lock(caller.organizationId(), id)
                     .orElseThrow(() -> ApiException.notFound("Instance", id));
             InstanceSpec proposed = checkedUpdate(instance, ifMatch, update.capacity());
+            limits.checkLocked(caller.organizationId(), id, "aku", proposed.aku());
             repository.updateCapacity(id, proposed.aku(), proposed.fsx(), InstanceState.CHANGING);
             if (update.deletionProtection() != null && update.deletionProtection() != instance.deletionProtection()) {
                 setDeletionProtection(caller, instance, update.deletionProtection());
@@ -422,7 +430,10 @@ public class Instances {
         return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion());
     }
 
-    /** The rules a create must pass, and the cloud account it goes to. */
+    /**
+     * The rules a create must pass, and the cloud account it goes to: the spec, then the organization's limits,
+     * before the account's network is read through its role.
+     */
     private CloudAccount validate(Caller caller, InstanceCreation request, SizingCatalog catalog) {
         int zones = request.network() == null ? 0 : request.network().zones();
         new SpecRules(catalog)
@@ -433,6 +444,7 @@ public class Instances {
                 .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
                 .brokerVersion(request.brokerVersion(), request.wal())
                 .orThrow();
+        limits.check(caller.organizationId(), null, "aku", request.aku());
         CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
                 .orElseThrow(() -> ApiException.validation("cloudAccountId",
                         "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));

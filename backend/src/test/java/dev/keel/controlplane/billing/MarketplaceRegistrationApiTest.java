@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,12 +51,16 @@ class MarketplaceRegistrationApiTest extends ApiTest {
     @Autowired
     ConfigurableApplicationContext context;
 
-    /** Each test starts with no current subscription in acme or globex (earlier runs may have left one). */
+    /**
+     * Each test starts, and leaves acme and globex, without a subscription: one would decide what other tests may
+     * create (an ended one refuses every create), and an earlier run may have left one.
+     */
     @BeforeEach
-    void noCurrentSubscriptions() {
+    @AfterEach
+    void noSubscriptions() {
         jdbc.sql("""
-                UPDATE marketplace_subscriptions SET state = 'ENDED', ended_at = now()
-                WHERE state <> 'ENDED' AND organization_id IN (SELECT id FROM organizations WHERE slug IN ('acme', 'globex'))
+                DELETE FROM marketplace_subscriptions
+                WHERE organization_id IN (SELECT id FROM organizations WHERE slug IN ('acme', 'globex'))
                 """).update();
     }
 
@@ -161,6 +166,13 @@ class MarketplaceRegistrationApiTest extends ApiTest {
                 "subscription-exists", "acme already has a Marketplace subscription");
         assertThat(api(OTHER_ORG_ADMIN).post("/marketplace/registrations", Map.of("reference", second)).status())
                 .as("the reference was not used up by the refusal").isEqualTo(201);
+
+        jdbc.sql("UPDATE marketplace_subscriptions SET state = 'ENDED', ended_at = now() WHERE license_arn = ?")
+                .param(api(ADMIN).get("/audit-events?resourceType=marketplace-subscription&limit=1").json().get("items")
+                        .get(0).get("after").get("licenseArn").asString()).update();
+        UUID third = registeredReference(MarketplaceEmulator.mint(productCode, null));
+        assertThat(api(ADMIN).post("/marketplace/registrations", Map.of("reference", third)).status())
+                .as("once the subscription has ended, another may be linked").isEqualTo(201);
     }
 
     @Test

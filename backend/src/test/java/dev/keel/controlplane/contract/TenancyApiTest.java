@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
@@ -143,10 +144,9 @@ class TenancyApiTest extends ApiTest {
         return all;
     }
 
-    /** A Marketplace buyer the owner's admin linked to the owner's organization (after ending any earlier one). */
+    /** A Marketplace buyer the owner's admin linked to the owner's organization, which had no subscription. */
     private JsonNode linkedRegistration() {
-        Database.update("UPDATE marketplace_subscriptions SET state = 'ENDED', ended_at = now() WHERE state <> 'ENDED'"
-                + " AND organization_id = (SELECT id FROM organizations WHERE slug = 'acme')");
+        noSubscription();
         JsonNode buyer = MarketplaceEmulator.mint(productCode, null);
         String location = RawHttp.send(port, "POST", "/marketplace/register",
                 Map.of("Content-Type", "application/x-www-form-urlencoded"),
@@ -155,6 +155,13 @@ class TenancyApiTest extends ApiTest {
                 Map.of("reference", location.substring(location.indexOf("reference=") + "reference=".length())));
         assertThat(linked.status()).as(linked.toString()).isEqualTo(201);
         return linked.json();
+    }
+
+    /** The subscription the owner linked goes: it would decide what other tests may create. */
+    @AfterEach
+    void noSubscription() {
+        Database.update("DELETE FROM marketplace_subscriptions WHERE organization_id = "
+                + "(SELECT id FROM organizations WHERE slug = 'acme')");
     }
 
     /** The body's top-level fields whose value is one of our objects' ids, by field name. */
@@ -188,11 +195,13 @@ class TenancyApiTest extends ApiTest {
             case "updateInstance" -> Map.of("aku", 9);
             case "linkMarketplaceRegistration" -> Map.of("reference", registration.get("reference").asString());
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
+            case "setBillingBudget" -> Map.of();
             case "getCurrentOrganization", "getOnboardingTemplate", "getMarketplaceRegistration", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
-                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage" -> null;
+                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage",
+                 "getBillingBudget" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }
