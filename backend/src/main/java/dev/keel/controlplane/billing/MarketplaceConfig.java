@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.keel.marketplace.MarketplaceClients;
+import dev.keel.marketplace.customers.BuyerResolver;
 import dev.keel.marketplace.entitlements.Entitlements;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -60,5 +61,10 @@ class MarketplaceConfig {
     @Bean
     Entitlements marketplaceEntitlements(MarketplaceClients clients, Clock clock) {
         return new Entitlements(clients.entitlement(), clock);
+    }
+
+    @Bean
+    BuyerResolver buyerResolver(MarketplaceClients clients, Listing listing) {
+        return new BuyerResolver(clients.metering(), listing.productCode());
     }
 }
