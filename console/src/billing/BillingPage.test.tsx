@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { BillingSubscription, BudgetStatus, MarketplaceSubscription, Usage } from '../api/types';
-import { catalogV1 } from '../test/fixtures';
+import type { BillingSubscription, BudgetStatus, MarketplaceSubscription } from '../api/types';
+import { catalogV1, usage } from '../test/fixtures';
 import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
 import BillingPage from './BillingPage';
 import { recentMonths } from './months';
-
-const usage: Usage = {
-  from: '2026-11-01T00:00:00Z',
-  to: '2026-11-23T00:00:00Z',
-  akuHours: 2486,
-  instances: [
-    {
-      instanceId: '8e3d1f27-6c4b-4a9e-b0d5-3f2a7c1e9b46',
-      name: 'orders',
-      akuHours: 2484,
-      periods: [
-        { aku: 3, from: '2026-11-01T00:00:00Z', to: '2026-11-10T12:00:00Z', running: false },
-        { aku: 6, from: '2026-11-10T12:00:00Z', to: '2026-11-23T00:00:00Z', running: true },
-      ],
-    },
-    { instanceId: '1f0c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b', name: 'clicks', akuHours: 2, periods: [{ aku: 4, from: '2026-11-02T00:00:00Z', to: '2026-11-02T00:30:00Z', running: false }] },
-  ],
-};
 
 const noBudget: BudgetStatus = {
   monthlyAkuHours: null,
@@ -204,7 +186,21 @@ describe('billing', () => {
     // 6 AKU still running for the 8 days left of November after the window's end.
     expect(screen.getByTestId('charges-projected').textContent).toBe('$909.50');
     expect(screen.getByTestId('charges-assumption').textContent).toBe('Assumes the 6 AKU running now keep running, unchanged, for the 192 hours left in the month.');
-    expect(screen.getByTestId('charges').textContent).toContain('$0.2500 per AKU-hour');
+    expect(screen.getByTestId('charges').textContent).toContain('listing’s price of $0.25 per AKU-hour. AWS bills what Keel meters');
+  });
+
+  it('says the trial is not billed beside what its usage would cost', async () => {
+    renderWithProviders(<BillingPage />, {
+      api: fakeApi({
+        'GET /billing/usage': usage,
+        'GET /billing/budget': noBudget,
+        'GET /billing/subscription': { plan: 'TRIAL', subscription: null },
+        'GET /sizing/catalog': { ...catalogV1, listing: { usdPerAkuHour: 0.125 } },
+      }),
+    });
+    await waitFor(() => expect(screen.getByTestId('charges').textContent).toContain('The trial is not billed'));
+    expect(screen.getByTestId('charges').textContent).toContain('$0.125 per AKU-hour');
+    expect(screen.getByTestId('charges-so-far').textContent).toBe('$310.75');
   });
 
   it('says when the listing’s price cannot be loaded', async () => {

@@ -70,7 +70,7 @@ export default function BillingPage() {
               ]}
             />
           </Container>
-          <ChargesSection usage={usage.data} />
+          <ChargesSection usage={usage.data} trial={subscription.data?.plan === 'TRIAL'} />
           <UsageChart key={month.from} usage={usage} />
           <Table<InstanceUsage>
             data-testid="billing-table"

@@ -10,11 +10,14 @@ import { monthCharges } from './charges';
 
 const c = strings.billing.charges;
 
-const usd = (value: number, digits = 2) =>
-  value.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+const usd = (value: number, maxDigits = 2) =>
+  value.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: maxDigits });
 
-/** The month's charges at the listing's price, so far and projected, with what the projection assumes. */
-export function ChargesSection({ usage }: { usage: Usage | undefined }) {
+/**
+ * The month's charges at the listing's price, so far and projected, with what the projection assumes. On the trial
+ * nothing is billed: the same figures say what the usage would cost once subscribed.
+ */
+export function ChargesSection({ usage, trial }: { usage: Usage | undefined; trial: boolean }) {
   const catalog = useSizingCatalog();
   if (catalog.error) {
     return <LoadError header={c.loadFailed} error={catalog.error} onRetry={() => void catalog.refetch()} testId="charges-load-error" />;
@@ -26,7 +29,7 @@ export function ChargesSection({ usage }: { usage: Usage | undefined }) {
     <Container
       data-testid="charges"
       header={
-        <Header variant="h2" description={price === undefined ? undefined : c.description(usd(price, 4))}>
+        <Header variant="h2" description={price === undefined ? undefined : (trial ? c.trialDescription : c.description)(usd(price, 4))}>
           {c.title}
         </Header>
       }

@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Usage } from '../api/types';
+import { usage as running } from '../test/fixtures';
 import { monthCharges } from './charges';
-
-const running: Usage = {
-  from: '2026-11-01T00:00:00Z',
-  to: '2026-11-23T00:00:00Z',
-  akuHours: 2486,
-  instances: [
-    {
-      instanceId: '8e3d1f27-6c4b-4a9e-b0d5-3f2a7c1e9b46',
-      name: 'orders',
-      akuHours: 2484,
-      periods: [
-        { aku: 3, from: '2026-11-01T00:00:00Z', to: '2026-11-10T12:00:00Z', running: false },
-        { aku: 6, from: '2026-11-10T12:00:00Z', to: '2026-11-23T00:00:00Z', running: true },
-      ],
-    },
-    { instanceId: '1f0c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b', name: 'clicks', akuHours: 2, periods: [{ aku: 4, from: '2026-11-02T00:00:00Z', to: '2026-11-02T00:30:00Z', running: false }] },
-  ],
-};
 
 describe('the month’s charges', () => {
   it('charges the AKU-hours so far at the price and projects the capacity running now to the month’s end', () => {

@@ -641,6 +641,8 @@ export const strings = {
       title: 'Estimated charges',
       description: (price: string) =>
         `At the AWS Marketplace listing’s price of ${price} per AKU-hour. AWS bills what Keel meters; taxes and any private offer’s terms are not included.`,
+      trialDescription: (price: string) =>
+        `The trial is not billed: this is what the usage would cost at the AWS Marketplace listing’s price of ${price} per AKU-hour.`,
       soFar: 'So far this month',
       projected: 'Projected for the month',
       assumption: (aku: number, hours: string) =>

@@ -1,4 +1,4 @@
-import type { CloudAccount, CostEstimate, Instance, Organization, Plan, SizingCatalog } from '../api/types';
+import type { CloudAccount, CostEstimate, Instance, Organization, Plan, SizingCatalog, Usage } from '../api/types';
 
 /** Catalog v1, as in the contract's example. */
 export const catalogV1: SizingCatalog = {
@@ -164,3 +164,22 @@ export function costEstimate(totalMonthlyUsd = 1200, feeMonthlyUsd = 0): CostEst
     savingsPercentWithServiceFee: savings(totalMonthlyUsd + feeMonthlyUsd),
   };
 }
+
+/** November's usage up to the 23rd: `orders` scaled from 3 to 6 AKU and still running, `clicks` ran half an hour. */
+export const usage: Usage = {
+  from: '2026-11-01T00:00:00Z',
+  to: '2026-11-23T00:00:00Z',
+  akuHours: 2486,
+  instances: [
+    {
+      instanceId: '8e3d1f27-6c4b-4a9e-b0d5-3f2a7c1e9b46',
+      name: 'orders',
+      akuHours: 2484,
+      periods: [
+        { aku: 3, from: '2026-11-01T00:00:00Z', to: '2026-11-10T12:00:00Z', running: false },
+        { aku: 6, from: '2026-11-10T12:00:00Z', to: '2026-11-23T00:00:00Z', running: true },
+      ],
+    },
+    { instanceId: '1f0c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b', name: 'clicks', akuHours: 2, periods: [{ aku: 4, from: '2026-11-02T00:00:00Z', to: '2026-11-02T00:30:00Z', running: false }] },
+  ],
+};
