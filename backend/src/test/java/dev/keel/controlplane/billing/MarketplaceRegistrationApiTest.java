@@ -28,6 +28,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.MarketplaceEmulator;
 import dev.keel.controlplane.support.RawHttp;
 import tools.jackson.databind.JsonNode;
@@ -58,10 +59,7 @@ class MarketplaceRegistrationApiTest extends ApiTest {
     @BeforeEach
     @AfterEach
     void noSubscriptions() {
-        jdbc.sql("""
-                DELETE FROM marketplace_subscriptions
-                WHERE organization_id IN (SELECT id FROM organizations WHERE slug IN ('acme', 'globex'))
-                """).update();
+        Database.withoutSubscriptions("acme", "globex");
     }
 
     @Test
