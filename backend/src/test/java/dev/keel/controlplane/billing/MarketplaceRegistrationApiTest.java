@@ -91,7 +91,7 @@ class MarketplaceRegistrationApiTest extends ApiTest {
         UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
         List<String> announced = new CopyOnWriteArrayList<>();
         context.addApplicationListener(ApplicationListener.<SubscriptionLinked>forPayload(linked -> announced.add(
-                linked.subscriptionId() + " " + jdbc.sql("SELECT state FROM marketplace_subscriptions WHERE id = ?")
+                linked.subscriptionId() + " " + jdbc.sql("SELECT 'committed' FROM marketplace_subscriptions WHERE id = ?")
                         .param(linked.subscriptionId()).query(String.class).optional().orElse("not committed"))));
 
         ApiClient.Response linked = api(ADMIN).post("/marketplace/registrations", Map.of("reference", reference));
@@ -105,9 +105,9 @@ class MarketplaceRegistrationApiTest extends ApiTest {
                         """).param(UUID.fromString(subscription)).query().singleRow();
         assertThat(row).containsEntry("slug", "acme")
                 .containsEntry("license_arn", linked.json().get("licenseArn").asString());
-        // Linked PENDING (as announced, below); the purchase's agreement events may apply as soon as it is announced.
+        // Linked PENDING; the purchase's agreement events may apply as soon as the link is announced.
         assertThat(row.get("state")).isIn("PENDING", "ACTIVE");
-        assertThat(announced).as("published once, after the row is committed").containsExactly(subscription + " PENDING");
+        assertThat(announced).as("published once, after the row is committed").containsExactly(subscription + " committed");
         JsonNode audited = api(ADMIN).get("/audit-events?resourceType=marketplace-subscription&resourceId=" + subscription)
                 .json().get("items");
         assertThat(audited).singleElement().satisfies(event -> {
