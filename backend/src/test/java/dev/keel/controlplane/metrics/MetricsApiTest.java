@@ -1,5 +1,6 @@
 package dev.keel.controlplane.metrics;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -144,6 +145,56 @@ class MetricsApiTest extends ApiTest {
         JsonNode inventory = api.get("/instances/" + instanceId).json().get("inventory");
         assertThat(inventory.get("bootstrapServers").asString()).startsWith("10.0.0.0:9092,10.0.0.1:9092");
         assertThat(inventory.get("brokers").get(1).get("address").asString()).isEqualTo("10.0.0.1:9092");
+    }
+
+    @Test
+    void theBootstrapEndpointListsOnlyTheBrokersThatServe() {
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, true, Map.of()));
+        reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
+
+        // Broker 1's process is down and broker 2 has not reported: neither would answer a client.
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
+                .isEqualTo("10.0.0.0:9092");
+
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, false, Map.of()));
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").isNull())
+                .as("none serves").isTrue();
+    }
+
+    @Test
+    void aScaleUpShowsItsNewBrokersAsStartingUntilTheyReportOrAreLate() {
+        for (int node = 0; node < brokers; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        String path = "/instances/" + instanceId;
+        ApiClient.Response scaled = api.header("If-Match", api.get(path).header("ETag").orElseThrow()).patch(path, Map.of("aku", 6));
+        assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
+        awaitOperation(api, scaled.json().get("id").asString(), "SUCCEEDED");
+        JsonNode inventory = api.get(path).json().get("inventory");
+        int scaledTo = inventory.get("brokers").size();
+        assertThat(scaledTo).isGreaterThan(brokers);
+
+        health.evaluateAll();
+        JsonNode starting = condition();
+        assertThat(starting.get("status").asString()).as(starting.toString()).isEqualTo("Unknown");
+        assertThat(starting.get("reason").asString()).isEqualTo(BrokerHealth.BROKERS_STARTING);
+        assertThat(starting.get("message").asString()).contains("Brokers " + brokers + ", ")
+                .contains("are starting (scale-up in progress)");
+        assertThat(inventory.get("bootstrapServers").asString().split(",")).as("only the brokers that serve")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, brokers).mapToObj(n -> "10.0.0." + n + ":9092")
+                        .toList());
+
+        health.evaluateAll(Instant.now().plus(Duration.ofMinutes(11)));
+        JsonNode late = condition();
+        assertThat(late.get("status").asString()).as("later than a broker normally starts").isEqualTo("True");
+        assertThat(late.get("message").asString()).contains("broker " + brokers + " has never reported");
+
+        for (int node = brokers; node < scaledTo; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        health.evaluateAll();
+        assertThat(condition().get("status").asString()).isEqualTo("False");
+        assertThat(api.get(path).json().get("inventory").get("bootstrapServers").asString().split(",")).hasSize(scaledTo);
     }
 
     @Test
