@@ -45,7 +45,7 @@ class BrokerHealth {
     private final Duration brokerStartTime;
 
     BrokerHealth(Instances instances, LastReports reports, Operations operations, Clock clock,
-                 @Value("${keel.health.broker-start-time:10m}") Duration brokerStartTime) {
+                 @Value("${keel.health.broker-start-time}") Duration brokerStartTime) {
         this.instances = instances;
         this.reports = reports;
         this.operations = operations;
