@@ -84,23 +84,51 @@ class NetworkCheckIT {
     @Test
     void anUpdateIsRefusedWhenTheInstancesSubnetIsGone() {
         String subnet = account.customer.extraSubnet(zone(0));
-        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
-        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
-                List.of(Map.of("availabilityZone", zone(0), "subnetId", subnet))));
-        JsonNode created = api.post("/instances", body).json();
-        String path = "/instances/" + created.get("instanceId").asString();
-        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
+        String path = runningInOneZone(subnet, zone(0));
 
         account.customer.deleteSubnet(subnet);
 
+        assertUpdateRefused(path, "network.subnets[0].subnetId", subnet, "does not exist");
+        assertNothingRecordedAndDeletable(path);
+    }
+
+    @Test
+    void anUpdateIsRefusedWhenTheInstancesSubnetHasLostItsPathOut() {
+        String subnet = account.customer.extraSubnet(zone(1));
+        String path = runningInOneZone(subnet, zone(1));
+
+        String table = account.customer.isolateSubnet(subnet);
+
+        // The same check as a create's, the same answer: the new brokers' agents could not find their peers.
+        assertUpdateRefused(path, "network.subnets[0].subnetId", "Route table " + table + " of " + subnet,
+                "no default route");
+        assertNothingRecordedAndDeletable(path);
+    }
+
+    /** A 1-zone instance in {@code subnet}, created and running; returns its path. */
+    private static String runningInOneZone(String subnet, String zone) {
+        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
+        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
+                List.of(Map.of("availabilityZone", zone, "subnetId", subnet))));
+        JsonNode created = api.post("/instances", body).json();
+        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
+        return "/instances/" + created.get("instanceId").asString();
+    }
+
+    /** A scale's plan and the scale itself are both refused on {@code field}, with a message saying each of {@code says}. */
+    private static void assertUpdateRefused(String path, String field, String... says) {
         for (ApiClient.Response refused : List.of(api.post(path + "/plan", Map.of("aku", 6)),
                 api.header("If-Match", "\"1\"").patch(path, Map.of("aku", 6)))) {
             assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("type").asString()).as(refused.toString()).endsWith("/validation-failed");
             assertThat(refused.json().get("errors")).as(refused.toString()).anySatisfy(error -> {
-                assertThat(error.get("field").asString()).isEqualTo("network.subnets[0].subnetId");
-                assertThat(error.get("message").asString()).contains(subnet).contains("does not exist");
+                assertThat(error.get("field").asString()).isEqualTo(field);
+                assertThat(error.get("message").asString()).contains(says);
             });
         }
+    }
+
+    private static void assertNothingRecordedAndDeletable(String path) {
         JsonNode instance = api.get(path).json();
         assertThat(instance.get("specVersion").asInt()).as("nothing recorded").isEqualTo(1);
         assertThat(instance.get("spec").get("aku").asInt()).isEqualTo(3);
@@ -108,41 +136,8 @@ class NetworkCheckIT {
                 .containsExactly("CREATE");
 
         String deletion = api.delete(path).json().get("id").asString();
-        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).as("a delete needs no network")
-                .isEqualTo("SUCCEEDED");
-    }
-
-    @Test
-    void anUpdateIsRefusedWhenTheInstancesSubnetHasLostItsPathOut() {
-        String subnet = account.customer.extraSubnet(zone(1));
-        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
-        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
-                List.of(Map.of("availabilityZone", zone(1), "subnetId", subnet))));
-        JsonNode created = api.post("/instances", body).json();
-        String path = "/instances/" + created.get("instanceId").asString();
-        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
-
-        String table = account.customer.isolateSubnet(subnet);
-
-        // The same check as a create's, the same answer: the new brokers' agents could not find their peers.
-        for (ApiClient.Response refused : List.of(api.post(path + "/plan", Map.of("aku", 6)),
-                api.header("If-Match", "\"1\"").patch(path, Map.of("aku", 6)))) {
-            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
-            assertThat(refused.json().get("type").asString()).as(refused.toString()).endsWith("/validation-failed");
-            assertThat(refused.json().get("errors")).as(refused.toString()).singleElement().satisfies(error -> {
-                assertThat(error.get("field").asString()).isEqualTo("network.subnets[0].subnetId");
-                assertThat(error.get("message").asString()).contains("Route table " + table + " of " + subnet)
-                        .contains("no default route");
-            });
-        }
-        JsonNode instance = api.get(path).json();
-        assertThat(instance.get("specVersion").asInt()).as("nothing recorded").isEqualTo(1);
-        assertThat(api.get(path + "/operations").json().get("items")).extracting(op -> op.get("type").asString())
-                .containsExactly("CREATE");
-
-        String deletion = api.delete(path).json().get("id").asString();
-        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).as("a delete needs no path out")
-                .isEqualTo("SUCCEEDED");
+        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString())
+                .as("a delete needs neither the subnet nor a path out").isEqualTo("SUCCEEDED");
     }
 
     @Test
