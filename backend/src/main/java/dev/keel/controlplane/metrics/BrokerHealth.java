@@ -25,9 +25,10 @@ import dev.keel.provisioner.Inventory;
  * inventory lists has not reported recently, or reports its process down, its listener
  * unreachable or no controller quorum; the message names each broker that is unwell. Drift,
  * which the reconciler reports on the same condition, takes precedence until it is repaired.
- * A broker that has never reported while the operation that launched it runs, or within the
- * normal start time after it ended, is starting, not unwell: a scale-up shows as such
- * ({@code Unknown}, {@value #BROKERS_STARTING}) until its brokers report or are late.
+ * A broker whose machine has never reported (its node may have reports of an earlier machine, one
+ * a scale-down retired) while the operation that launched it runs, or within the normal start
+ * time after it ended, is starting, not unwell: a scale-up shows as such ({@code Unknown},
+ * {@value #BROKERS_STARTING}) until its brokers report or are late.
  */
 @Component
 class BrokerHealth {
@@ -89,7 +90,7 @@ class BrokerHealth {
         List<String> starting = new ArrayList<>();
         for (Inventory.Broker broker : instance.inventory().brokers()) {
             BrokerStatuses.BrokerStatus status = reported.get(broker.nodeId());
-            if (status == null && launching != null) {
+            if (launching != null && (status == null || ofEarlierMachine(status, broker))) {
                 starting.add(Integer.toString(broker.nodeId()));
             } else if (status == null) {
                 problems.add("broker " + broker.nodeId() + " has never reported");
@@ -113,7 +114,13 @@ class BrokerHealth {
         return switch (launching) {
             case UPDATE -> "scale-up in progress";
             case REPAIR -> "repair in progress";
-            case CREATE, DELETE -> "create in progress";
+            case CREATE -> "create in progress";
+            case DELETE -> throw new IllegalArgumentException("a delete launches no brokers");
         };
+    }
+
+    /** Whether the node's last report came from another machine than the one the inventory now lists for it. */
+    private static boolean ofEarlierMachine(BrokerStatuses.BrokerStatus status, Inventory.Broker broker) {
+        return status.machineId() != null && broker.machineId() != null && !status.machineId().equals(broker.machineId());
     }
 }

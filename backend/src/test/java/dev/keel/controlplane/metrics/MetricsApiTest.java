@@ -120,7 +120,7 @@ class MetricsApiTest extends ApiTest {
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
         reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
-        store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
+        store.record(instanceId, 2, Instant.now().minusSeconds(120), report(2, AgentReports.machine(2), Map.of()));
         health.evaluateAll();
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
@@ -166,6 +166,8 @@ class MetricsApiTest extends ApiTest {
         for (int node = 0; node < brokers; node++) {
             reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
         }
+        // The first new node id was a broker before, on a machine a scale-down retired: its last report is old.
+        store.record(instanceId, brokers, Instant.now().minus(Duration.ofMinutes(30)), report(brokers, "i-retired", Map.of()));
         String path = "/instances/" + instanceId;
         ApiClient.Response scaled = api.header("If-Match", api.get(path).header("ETag").orElseThrow()).patch(path, Map.of("aku", 6));
         assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
@@ -187,7 +189,8 @@ class MetricsApiTest extends ApiTest {
         health.evaluateAll(Instant.now().plus(Duration.ofMinutes(11)));
         JsonNode late = condition();
         assertThat(late.get("status").asString()).as("later than a broker normally starts").isEqualTo("True");
-        assertThat(late.get("message").asString()).contains("broker " + brokers + " has never reported");
+        assertThat(late.get("message").asString()).contains("broker " + brokers + " has not reported for")
+                .contains("broker " + (brokers + 1) + " has never reported");
 
         for (int node = brokers; node < scaledTo; node++) {
             reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
@@ -212,8 +215,13 @@ class MetricsApiTest extends ApiTest {
     }
 
     private BrokerReport healthy(Map<String, Double> metrics) {
-        return new BrokerReport(1, instanceId, 0, "i-0", Instant.now(), "0.1.0", null,
-                new BrokerReport.Endpoint("10.0.0.1", 9092, "us-east-1a", true),
+        return report(0, AgentReports.machine(0), metrics);
+    }
+
+    /** A healthy report of node {@code node} from {@code machine}. */
+    private BrokerReport report(int node, String machine, Map<String, Double> metrics) {
+        return new BrokerReport(1, instanceId, node, machine, Instant.now(), "0.1.0", null,
+                new BrokerReport.Endpoint("10.0.0." + node, 9092, "us-east-1a", true),
                 new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics, null);
     }
 
