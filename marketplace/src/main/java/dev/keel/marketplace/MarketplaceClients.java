@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
+import dev.keel.marketplace.customers.LicenseArnFromWire;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
@@ -39,7 +40,7 @@ public final class MarketplaceClients implements AutoCloseable {
         this.http = ApacheHttpClient.builder().maxConnections(16).connectionTimeout(Duration.ofSeconds(5))
                 .socketTimeout(Duration.ofSeconds(30)).build();
         this.metering = configure(MarketplaceMeteringClient.builder(), endpoints.marketplace(), MARKETPLACE_REGION,
-                credentials).build();
+                credentials).overrideConfiguration(o -> o.addExecutionInterceptor(new LicenseArnFromWire())).build();
         this.entitlement = configure(MarketplaceEntitlementClient.builder(), endpoints.marketplace(),
                 MARKETPLACE_REGION, credentials).build();
         this.sqs = configure(SqsClient.builder(), endpoints.sqs(), queueRegion, credentials).build();

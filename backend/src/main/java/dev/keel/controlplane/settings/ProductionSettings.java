@@ -61,6 +61,8 @@ public final class ProductionSettings {
                     "the AWS account the control plane runs in, which customers' role trust policies name"),
             new RequiredSetting("keel.marketplace.product-code", "KEEL_MARKETPLACE_PRODUCT_CODE",
                     Scope.OUTSIDE_LOCAL_DEVELOPMENT, "the product code AWS Marketplace gave the listing"),
+            new RequiredSetting("keel.console.url", "KEEL_CONSOLE_URL", Scope.OUTSIDE_LOCAL_DEVELOPMENT,
+                    "where the console is served, which the Marketplace registration URL sends buyers on to"),
             new RequiredSetting("keel.provisioning.aws.broker-repository", "KEEL_BROKER_REPOSITORY",
                     Scope.OUTSIDE_LOCAL_DEVELOPMENT, "where brokers pull the Keel broker image from (registry/repository),"
                     + " by the digest the catalog records for their version"),

@@ -46,6 +46,22 @@ public final class Database {
         return steps;
     }
 
+    /** The instance's inventory as stored (JSON), which holds what its create recorded its brokers boot. */
+    public static String inventory(UUID instanceId) {
+        try (Connection connection = connect(TestEnvironment.databaseUrl());
+             PreparedStatement query = connection.prepareStatement("SELECT inventory FROM instances WHERE id = ?")) {
+            query.setObject(1, instanceId);
+            try (ResultSet rows = query.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("No instance " + instanceId);
+                }
+                return rows.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs one statement with its parameters on the test database; returns the rows it changed. */
     public static int update(String sql, Object... parameters) {
         try (Connection connection = connect(TestEnvironment.databaseUrl());
@@ -54,6 +70,28 @@ public final class Database {
                 statement.setObject(i + 1, parameters[i]);
             }
             return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Leaves the organizations (by slug) without a Marketplace subscription, and without the rows that name one: a
+     * subscription decides what every other test of those organizations may create, so no test leaves one behind.
+     */
+    public static void withoutSubscriptions(String... slugs) {
+        String subscriptions = "SELECT s.id FROM marketplace_subscriptions s JOIN organizations o"
+                + " ON o.id = s.organization_id WHERE o.slug = ANY (?)";
+        try (Connection connection = connect(TestEnvironment.databaseUrl())) {
+            Object slugArray = connection.createArrayOf("text", slugs);
+            for (String sql : List.of(
+                    "DELETE FROM marketplace_agreement_events WHERE subscription_id IN (" + subscriptions + ")",
+                    "DELETE FROM marketplace_subscriptions WHERE id IN (" + subscriptions + ")")) {
+                try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                    statement.setObject(1, slugArray);
+                    statement.executeUpdate();
+                }
+            }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
