@@ -658,6 +658,7 @@ export const strings = {
   instanceStatus: {
     degraded: 'Running — degraded',
     awaiting: 'Running — waiting for the brokers’ first reports',
+    starting: 'Running — new brokers starting',
     see: { brokers: 'See the brokers', overview: 'See the conditions' },
   },
   /** How a change the API accepted ended, in the notice that said it started. */
