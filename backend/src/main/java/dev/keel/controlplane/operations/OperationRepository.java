@@ -69,7 +69,7 @@ class OperationRepository {
                 """)
                 .params(instanceIds.toArray(UUID[]::new), Timestamp.from(endedSince))
                 .query((rs, row) -> Map.entry(rs.getObject("instance_id", UUID.class),
-                        OperationType.valueOf(rs.getString("type")))).stream()
+                        OperationType.valueOf(rs.getString("type")))).list().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 

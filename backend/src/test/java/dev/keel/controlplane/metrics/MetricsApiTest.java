@@ -6,9 +6,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.instances.Condition;
@@ -17,6 +21,7 @@ import dev.keel.controlplane.support.ApiTest;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 class MetricsApiTest extends ApiTest {
 
@@ -26,6 +31,8 @@ class MetricsApiTest extends ApiTest {
     MetricsStore store;
     @Autowired
     BrokerHealth health;
+    @Autowired
+    DataSource dataSource;
 
     private ApiClient api;
     private AgentReports reports;
@@ -133,6 +140,19 @@ class MetricsApiTest extends ApiTest {
         assertThat(shown.get(2).get("health").get("message").asString()).startsWith("has not reported for");
         assertThat(shown.get(2).get("address").asString()).as("a silent broker's address is no longer trusted")
                 .endsWith(".nocloud.invalid:9092");
+    }
+
+    @Test
+    void evaluatingHealthGivesBackEveryConnectionItTakes() {
+        int poolSize = ((HikariDataSource) dataSource).getMaximumPoolSize();
+
+        // Health runs every few seconds for as long as the control plane runs: a run that kept a connection would
+        // leave the next runs (and every request) waiting for the pool, then failing, once it is used up.
+        assertThatCode(() -> {
+            for (int run = 0; run < poolSize + 2; run++) {
+                health.evaluateAll();
+            }
+        }).doesNotThrowAnyException();
     }
 
     @Test
