@@ -60,7 +60,7 @@ class MeteringRun {
 
     MeteringRun(MeteringLedger ledger, CapacityLedger capacity, UsageMeter meter, TransactionTemplate transactions,
                 Clock clock, MeterRegistry meters,
-                @Value("${keel.billing.metering.claim-timeout:2m}") Duration claimTimeout) {
+                @Value("${keel.billing.metering.claim-timeout}") Duration claimTimeout) {
         this.ledger = ledger;
         this.capacity = capacity;
         this.meter = meter;
@@ -71,7 +71,7 @@ class MeteringRun {
     }
 
     @Bean
-    RecurringTask<Void> meterUsage(@Value("${keel.billing.metering.interval:5m}") Duration interval) {
+    RecurringTask<Void> meterUsage(@Value("${keel.billing.metering.interval}") Duration interval) {
         return Tasks.recurring("meter-usage", FixedDelay.of(interval)).execute((instance, context) -> run());
     }
 

@@ -27,9 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Buyers with a Marketplace subscription each, in a database of their own and in the test stack's AWS API emulator:
- * an organization whose one instance ran 3 AKU from the subscription's start, {@value #LINKED_AGO_MINUTES} minutes
- * ago, and 6 AKU from {@value #SCALED_AGO_MINUTES} minutes ago on. What the ledger must hold and what the emulator
+ * Buyers with a Marketplace subscription each, in the test database and in the test stack's AWS API emulator: an
+ * organization whose one instance ran 3 AKU from the subscription's start (by default {@value #LINKED_AGO_MINUTES}
+ * minutes ago) and 6 AKU from a later time (by default {@value #SCALED_AGO_MINUTES} minutes ago) on. What the ledger must hold and what the emulator
  * received are read back for the tests to compare.
  */
 final class MeteredBuyers {
@@ -81,9 +81,14 @@ final class MeteredBuyers {
      * transaction: a metering run sees all of them or none.
      */
     List<Buyer> subscribe(int count) {
+        return subscribe(count, Duration.ofMinutes(LINKED_AGO_MINUTES), Duration.ofMinutes(SCALED_AGO_MINUTES));
+    }
+
+    /** Like {@link #subscribe(int)}, linked {@code linkedAgo} and scaled to 6 AKU {@code scaledAgo}. */
+    List<Buyer> subscribe(int count, Duration linkedAgo, Duration scaledAgo) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-        Instant linked = now.minus(Duration.ofMinutes(LINKED_AGO_MINUTES));
-        Instant scaled = now.minus(Duration.ofMinutes(SCALED_AGO_MINUTES));
+        Instant linked = now.minus(linkedAgo);
+        Instant scaled = now.minus(scaledAgo);
         return transactions.execute(tx -> {
             List<Buyer> buyers = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -114,10 +119,11 @@ final class MeteredBuyers {
                 """).params(cloudAccount, organization, account, "arn:aws:iam::" + account + ":role/Keel").update();
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
-                                       zone_count, wal_type, aku, broker_version, catalog_version)
+                                       zone_count, wal_type, aku, broker_version, catalog_version,
+                                       s3_gateway_endpoint)
                 VALUES (?, ?, ?, 'metered', 'us-east-1', 'RUNNING', 'vpc-0a1b2c3d4e5f67890',
                         '[{"availabilityZone": "us-east-1a", "subnetId": "subnet-00000000000000000"}]', 1, 'S3', 6,
-                        '1.6.0', 1)
+                        '1.6.0', 1, 'NONE')
                 """).params(instance, organization, cloudAccount).update();
         jdbc.sql("""
                 INSERT INTO capacity_periods (instance_id, organization_id, aku, started_at, ended_at)
@@ -143,16 +149,26 @@ final class MeteredBuyers {
     /** The ledger's records of {@code buyer}: hour → (state, quantity, AWS's id, attempts). */
     Map<Instant, Ledgered> ledger(Buyer buyer) {
         Map<Instant, Ledgered> rows = new HashMap<>();
-        jdbc.sql("SELECT hour, state, quantity, metering_record_id, attempts FROM metering_records WHERE subscription_id = ?")
+        jdbc.sql("""
+                        SELECT hour, state, quantity, metering_record_id, attempts, last_error
+                        FROM metering_records WHERE subscription_id = ?
+                        """)
                 .param(buyer.subscriptionId())
                 .query(rs -> {
                     rows.put(rs.getTimestamp("hour").toInstant(), new Ledgered(rs.getString("state"),
-                            rs.getInt("quantity"), rs.getString("metering_record_id"), rs.getInt("attempts")));
+                            rs.getInt("quantity"), rs.getString("metering_record_id"), rs.getInt("attempts"),
+                            rs.getString("last_error")));
                 });
         return rows;
     }
 
-    record Ledgered(String state, int quantity, String meteringRecordId, int attempts) {
+    record Ledgered(String state, int quantity, String meteringRecordId, int attempts, String lastError) {
+    }
+
+    /** Takes {@code buyer}'s subscription and its ledger out of a database other tests share. */
+    void forget(Buyer buyer) {
+        jdbc.sql("DELETE FROM metering_records WHERE subscription_id = ?").param(buyer.subscriptionId()).update();
+        jdbc.sql("DELETE FROM marketplace_subscriptions WHERE id = ?").param(buyer.subscriptionId()).update();
     }
 
     /** What the emulator accepted for {@code buyer} (its licence), as its admin API shows. */

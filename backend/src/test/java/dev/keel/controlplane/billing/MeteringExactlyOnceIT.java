@@ -44,6 +44,7 @@ class MeteringExactlyOnceIT {
 
     @Test
     void aProcessKilledBeforeTheLedgerWriteCommitsLeavesTheHoursToTheNext() throws Exception {
+        List<MeteredBuyers.Buyer> subscribed;
         try (BackendProcess doomed = start("doomed-write", Map.of())) {
             // The run's first insert waits in the database, its transaction open, until the process is killed.
             buyers.jdbc().sql("""
@@ -54,63 +55,42 @@ class MeteringExactlyOnceIT {
                     CREATE TRIGGER hold_metering_write BEFORE INSERT ON metering_records
                     FOR EACH ROW EXECUTE FUNCTION hold_metering_write()
                     """).update();
-            List<MeteredBuyers.Buyer> subscribed = buyers.subscribe(BUYERS);
+            subscribed = buyers.subscribe(BUYERS);
             awaitQuery("INSERT INTO metering_records");
             doomed.kill();
             awaitNoQuery("INSERT INTO metering_records");
             buyers.jdbc().sql("DROP TRIGGER hold_metering_write ON metering_records").update();
             assertThat(count("SELECT count(*) FROM metering_records")).as("nothing written").isZero();
-
-            try (BackendProcess successor = start("successor-write", Map.of())) {
-                buyers.awaitSettled(subscribed, SETTLE);
-                Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
-                assertThat(receipts.values()).as("each record sent once").containsOnly(1);
-            }
         }
+        Map<String, Integer> receipts = meteredBySuccessor(subscribed, "successor-write");
+        assertThat(receipts.values()).as("each record sent once").containsOnly(1);
     }
 
     @Test
     void aProcessKilledAfterTheClaimBeforeTheCallLeavesClaimedRecordsThatAreSentOnce() throws Exception {
-        List<MeteredBuyers.Buyer> subscribed;
-        try (BackendProcess doomed = start("doomed-before-call", Map.of("KEEL_MARKETPLACE_TEST_FAULTS_KILL_AT", "before-call"))) {
-            subscribed = buyers.subscribe(BUYERS);
-            assertThat(doomed.awaitExit(Duration.ofSeconds(60))).as("killed before its first BatchMeterUsage").isTrue();
-        }
-        assertThat(count("SELECT count(*) FROM metering_records WHERE state = 'SENT'")).as("claimed").isEqualTo(25);
+        List<MeteredBuyers.Buyer> subscribed = killedAt("before-call");
         for (MeteredBuyers.Buyer buyer : subscribed) {
             assertThat(buyers.received(buyer)).as("AWS received nothing").isEmpty();
         }
 
-        try (BackendProcess successor = start("successor-before-call", Map.of())) {
-            buyers.awaitSettled(subscribed, SETTLE);
-            Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
-            assertThat(receipts.values()).as("each record sent once").containsOnly(1);
-        }
+        Map<String, Integer> receipts = meteredBySuccessor(subscribed, "successor-before-call");
+        assertThat(receipts.values()).as("each record sent once").containsOnly(1);
     }
 
     @Test
     void aProcessKilledAfterTheCallBeforeTheResultIsStoredIsAnsweredTheSameRecordsAgain() throws Exception {
-        List<MeteredBuyers.Buyer> subscribed;
-        try (BackendProcess doomed = start("doomed-after-call", Map.of("KEEL_MARKETPLACE_TEST_FAULTS_KILL_AT", "after-call"))) {
-            subscribed = buyers.subscribe(BUYERS);
-            assertThat(doomed.awaitExit(Duration.ofSeconds(60))).as("killed after its first BatchMeterUsage").isTrue();
-        }
-        assertThat(count("SELECT count(*) FROM metering_records WHERE state = 'SENT'")).as("claimed, answer lost")
-                .isEqualTo(25);
+        List<MeteredBuyers.Buyer> subscribed = killedAt("after-call");
         int receivedBeforeRestart = 0;
         for (MeteredBuyers.Buyer buyer : subscribed) {
             receivedBeforeRestart += buyers.received(buyer).size();
         }
         assertThat(receivedBeforeRestart).as("AWS has the first call's records").isEqualTo(25);
 
-        try (BackendProcess successor = start("successor-after-call", Map.of())) {
-            buyers.awaitSettled(subscribed, SETTLE);
-            Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
-            Map<Integer, Integer> byReceipts = new HashMap<>();
-            receipts.values().forEach(n -> byReceipts.merge(n, 1, Integer::sum));
-            assertThat(byReceipts).as("the 25 answered records resent identically (AWS kept one each), the rest once")
-                    .isEqualTo(Map.of(2, 25, 1, receipts.size() - 25));
-        }
+        Map<String, Integer> receipts = meteredBySuccessor(subscribed, "successor-after-call");
+        Map<Integer, Integer> byReceipts = new HashMap<>();
+        receipts.values().forEach(n -> byReceipts.merge(n, 1, Integer::sum));
+        assertThat(byReceipts).as("the 25 answered records resent identically (AWS kept one each), the rest once")
+                .isEqualTo(Map.of(2, 25, 1, receipts.size() - 25));
         assertThat(count("SELECT count(*) FROM metering_records WHERE state = 'DUPLICATE'")).isZero();
     }
 
@@ -126,12 +106,31 @@ class MeteringExactlyOnceIT {
         }
     }
 
+    /** Buyers subscribed under a process that kills itself at {@code point} of its first BatchMeterUsage call. */
+    private List<MeteredBuyers.Buyer> killedAt(String point) throws InterruptedException {
+        try (BackendProcess doomed = start("doomed-" + point, Map.of("KEEL_MARKETPLACE_TEST_FAULTS_KILL_AT", point))) {
+            List<MeteredBuyers.Buyer> subscribed = buyers.subscribe(BUYERS);
+            assertThat(doomed.awaitExit(Duration.ofSeconds(60))).as("killed at " + point).isTrue();
+            assertThat(count("SELECT count(*) FROM metering_records WHERE state = 'SENT'"))
+                    .as("one call's records claimed, no answer recorded").isEqualTo(25);
+            return subscribed;
+        }
+    }
+
+    /** Starts a process without faults, waits for the ledger to settle and checks every hour went out once. */
+    private Map<String, Integer> meteredBySuccessor(List<MeteredBuyers.Buyer> subscribed, String name) throws Exception {
+        try (BackendProcess successor = start(name, Map.of())) {
+            buyers.awaitSettled(subscribed, SETTLE);
+            return buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
+        }
+    }
+
     private BackendProcess start(String name, Map<String, String> faults) {
         Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(Duration.ofMillis(100)));
         environment.put("KEEL_DB_URL", database);
         environment.put("KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc");
-        environment.put("KEEL_BILLING_METERING_INTERVAL", "1s");
-        environment.put("KEEL_BILLING_METERING_CLAIM_TIMEOUT", "3s");
+        environment.put("KEEL_METERING_INTERVAL", "1s");
+        environment.put("KEEL_METERING_CLAIM_TIMEOUT", "3s");
         environment.putAll(faults);
         return BackendProcess.start(name + "-" + UUID.randomUUID().toString().substring(0, 6), environment);
     }
