@@ -42,22 +42,30 @@ final class MeteredBuyers {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    record Buyer(UUID subscriptionId, String account, String licenseArn, Instant linkedAt, Instant scaledAt) {
+    /** {@code endedAt}: when the subscription ended, null while it runs. */
+    record Buyer(UUID subscriptionId, String account, String licenseArn, Instant linkedAt, Instant scaledAt,
+                 Instant endedAt) {
 
-        /** The hours that have ended since the link, each with its AKU-hours rounded to the nearest (a half up). */
+        /**
+         * The hours billed by {@code now}, each with its AKU-hours rounded to the nearest (a half up): those that
+         * have ended since the link, or, once the subscription ended, every hour up to its end.
+         */
         Map<Instant, Integer> expectedHours(Instant now) {
             Map<Instant, Integer> hours = new HashMap<>();
-            for (Instant hour = linkedAt.truncatedTo(ChronoUnit.HOURS); hour.plus(Duration.ofHours(1)).isBefore(now)
-                    || hour.plus(Duration.ofHours(1)).equals(now); hour = hour.plus(Duration.ofHours(1))) {
+            for (Instant hour = linkedAt.truncatedTo(ChronoUnit.HOURS); billed(hour, now); hour = hour.plus(Duration.ofHours(1))) {
                 long akuMinutes = 0;
                 for (Instant minute = hour; minute.isBefore(hour.plus(Duration.ofHours(1))); minute = minute.plusSeconds(60)) {
-                    if (!minute.isBefore(linkedAt)) {
+                    if (!minute.isBefore(linkedAt) && (endedAt == null || minute.isBefore(endedAt))) {
                         akuMinutes += minute.isBefore(scaledAt) ? 3 : 6;
                     }
                 }
                 hours.put(hour, (int) ((akuMinutes + 30) / 60));
             }
             return hours;
+        }
+
+        private boolean billed(Instant hour, Instant now) {
+            return endedAt != null ? hour.isBefore(endedAt) : !hour.plus(Duration.ofHours(1)).isAfter(now);
         }
     }
 
@@ -143,7 +151,7 @@ final class MeteredBuyers {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(seeded.statusCode()).as(seeded.body()).isEqualTo(201);
-        return new Buyer(subscription, account, licence, linked, scaled);
+        return new Buyer(subscription, account, licence, linked, scaled, null);
     }
 
     /** The ledger's records of {@code buyer}: hour → (state, quantity, AWS's id, attempts). */
@@ -163,6 +171,14 @@ final class MeteredBuyers {
     }
 
     record Ledgered(String state, int quantity, String meteringRecordId, int attempts, String lastError) {
+    }
+
+    /** The agreement of {@code buyer} ended at {@code endedAt}. */
+    Buyer end(Buyer buyer, Instant endedAt) {
+        jdbc.sql("UPDATE marketplace_subscriptions SET state = 'ENDED', state_event_at = ?, ended_at = ? WHERE id = ?")
+                .params(Timestamp.from(endedAt), Timestamp.from(endedAt), buyer.subscriptionId()).update();
+        return new Buyer(buyer.subscriptionId(), buyer.account(), buyer.licenseArn(), buyer.linkedAt(),
+                buyer.scaledAt(), endedAt);
     }
 
     /** Takes {@code buyer}'s subscription and its ledger out of a database other tests share. */

@@ -2,6 +2,7 @@ package dev.keel.controlplane.billing;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,31 @@ class MeteringWindowApiTest extends ApiTest {
             JsonNode kept = received.stream().filter(r -> Instant.parse(r.get("timestamp").asString()).equals(newest))
                     .findFirst().orElseThrow();
             assertThat(kept.get("quantity").asInt()).as("AWS keeps the quantity it had").isEqualTo(expected.get(newest) + 1);
+        } finally {
+            buyers.forget(buyer);
+        }
+    }
+
+    @Test
+    void anEndedAgreementsLastHourIsSentRightAwayUpToItsEnd() throws Exception {
+        MeteredBuyers buyers = new MeteredBuyers(TestEnvironment.databaseUrl());
+        MeteredBuyers.Buyer buyer = buyers.subscribe(1, Duration.ofMinutes(150), Duration.ofMinutes(140)).getFirst();
+        try {
+            Instant endedAt = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(20));
+            MeteredBuyers.Buyer ended = buyers.end(buyer, endedAt);
+
+            run.run();
+
+            Map<Instant, Integer> expected = ended.expectedHours(Instant.now());
+            assertThat(expected).containsKey(endedAt.truncatedTo(ChronoUnit.HOURS));
+            Map<Instant, MeteredBuyers.Ledgered> ledger = buyers.ledger(ended);
+            assertThat(ledger.keySet()).as("every hour up to the end, the last one whether or not it is over")
+                    .isEqualTo(expected.keySet());
+            expected.forEach((hour, quantity) -> {
+                assertThat(ledger.get(hour).quantity()).as("quantity of " + hour).isEqualTo(quantity);
+                assertThat(ledger.get(hour).state()).isEqualTo("ACCEPTED");
+            });
+            assertThat(buyers.received(ended)).hasSameSizeAs(expected.keySet());
         } finally {
             buyers.forget(buyer);
         }

@@ -1,5 +1,6 @@
 package dev.keel.marketplace.metering;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,6 +28,11 @@ public final class UsageMeter {
 
     /** The most records AWS takes in one BatchMeterUsage call. */
     public static final int BATCH_LIMIT = 25;
+    /**
+     * The longest a call may take, SDK retries included: a caller that claims records before sending them lets a
+     * claim lapse only after this (a lapsed claim is sent again, which AWS answers with the earlier result).
+     */
+    public static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Logger log = LoggerFactory.getLogger(UsageMeter.class);
 
@@ -76,10 +82,10 @@ public final class UsageMeter {
         BatchMeterUsageRequest.Builder request = BatchMeterUsageRequest.builder()
                 .usageRecords(batch.stream().map(UsageMeter::toAws).toList());
         if (legacy) {
-            request.productCode(productCode);
+            request.productCode(productCode).overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT));
         } else {
-            request.overrideConfiguration(o -> o.putExecutionAttribute(LicenseArns.OF_RECORDS,
-                    batch.stream().map(UsageRecord::licenseArn).toList()));
+            request.overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT).putExecutionAttribute(
+                    LicenseArns.OF_RECORDS, batch.stream().map(UsageRecord::licenseArn).toList()));
         }
         BatchMeterUsageResponse response;
         try {

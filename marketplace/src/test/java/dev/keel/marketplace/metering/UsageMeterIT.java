@@ -30,6 +30,7 @@ import static dev.keel.marketplace.metering.MeteringOutcome.Status.ACCEPTED;
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.CUSTOMER_NOT_SUBSCRIBED;
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.DUPLICATE;
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.FAILED;
+import static dev.keel.marketplace.metering.MeteringOutcome.Status.RETRY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** BatchMeterUsage through the real SDK client against the test stack's AWS API emulator, which keeps AWS's rules. */
@@ -141,6 +142,19 @@ class UsageMeterIT {
         assertThat(outcome.status()).isEqualTo(FAILED);
         assertThat(outcome.message()).startsWith("TimestampOutOfBoundsException");
         assertThat(received(buyer.customerIdentifier)).isEmpty();
+    }
+
+    @Test
+    void aRecordAwsLeavesUnprocessedIsToBeSentAgainWhileTheRestOfTheCallIsAccepted() throws Exception {
+        Buyer buyer = Buyer.seeded(true);
+        UsageRecord recent = buyer.usage(hoursAgo(1), 3);
+        UsageRecord late = buyer.usage(hoursAgo(7), 3);
+
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(recent, late));
+
+        assertThat(outcomes.get(recent).status()).isEqualTo(ACCEPTED);
+        assertThat(outcomes.get(late).status()).isEqualTo(RETRY);
+        assertThat(received(buyer.customerIdentifier)).hasSize(1);
     }
 
     @Test
