@@ -44,7 +44,10 @@ public final class UsageMeter {
         this.productCode = productCode;
     }
 
-    /** Every record's outcome; a call that fails gives its error to each of its records. */
+    /**
+     * Every record's outcome. A call AWS cannot serve now gives each of its records RETRY; a call AWS refuses is made
+     * again record by record, so only the records AWS refuses alone are FAILED.
+     */
     public Map<UsageRecord, MeteringOutcome> send(List<UsageRecord> records) {
         Map<UsageRecord, MeteringOutcome> outcomes = new LinkedHashMap<>();
         for (List<UsageRecord> batch : batches(records)) {
@@ -95,7 +98,13 @@ public final class UsageMeter {
             if (e.isThrottlingException() || e.statusCode() >= 500) {
                 return all(batch, MeteringOutcome.of(MeteringOutcome.Status.RETRY, message(e)));
             }
-            log.error("AWS Marketplace refused a BatchMeterUsage call of {} records: {}", batch.size(), message(e));
+            if (batch.size() > 1) {
+                // One bad record fails its whole call: alone, each of the others is answered for itself.
+                Map<UsageRecord, MeteringOutcome> outcomes = new LinkedHashMap<>();
+                batch.forEach(record -> outcomes.putAll(call(List.of(record))));
+                return outcomes;
+            }
+            log.error("AWS Marketplace refused the usage record {}: {}", batch.getFirst(), message(e));
             return all(batch, MeteringOutcome.of(MeteringOutcome.Status.FAILED, message(e)));
         } catch (SdkException e) {
             return all(batch, MeteringOutcome.of(MeteringOutcome.Status.RETRY, "AWS Marketplace could not be reached: "

@@ -158,6 +158,20 @@ class UsageMeterIT {
     }
 
     @Test
+    void aRecordAwsRefusesFailsAloneAndTheOthersOfItsCallAreAccepted() throws Exception {
+        Buyer buyer = Buyer.seeded(true);
+        UsageRecord good = buyer.usage(hoursAgo(1), 3);
+        UsageRecord bad = new UsageRecord(buyer.account, buyer.licenseArn, null, "", hoursAgo(2), 3);
+
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(good, bad));
+
+        assertThat(outcomes.get(good).status()).isEqualTo(ACCEPTED);
+        assertThat(outcomes.get(bad).status()).isEqualTo(FAILED);
+        assertThat(outcomes.get(bad).message()).startsWith("ValidationException");
+        assertThat(received(buyer.customerIdentifier)).hasSize(1);
+    }
+
+    @Test
     void aLegacyBuyerIsMeteredByCustomerIdentifierUnderTheProductCode() throws Exception {
         Buyer buyer = Buyer.seeded(true);
         UsageRecord legacy = new UsageRecord(null, null, buyer.customerIdentifier, DIMENSION, hoursAgo(3), 9);
