@@ -27,6 +27,9 @@ func TestGolden(t *testing.T) {
 		golden(t, "organizations-me-"+format, s.keel("organizations", "me", "-o", format).mustSucceed(t))
 	}
 	golden(t, "error-not-a-member", s.keel("organizations", "me", "--org", "globex"))
+	// Before any instance runs: nothing used yet, so the figures are the same every run.
+	golden(t, "billing-budget-get", s.keel("billing", "budget", "get", "-o", "table").mustSucceed(t))
+	golden(t, "error-budget-forbidden", s.keel("billing", "budget", "set", "--max-aku-per-instance", "12"))
 
 	golden(t, "cloud-accounts-register", s.keel("cloud-accounts", "register", "--name", "demo", "--aws-account-id", "000000000000",
 		"--role-arn", "arn:aws:iam::000000000000:role/KeelDemo", "--region", "us-east-1", "-o", "table").mustSucceed(t))
@@ -64,10 +67,18 @@ func TestGolden(t *testing.T) {
 	golden(t, "error-purge-forbidden", s.keel("instances", "delete", "orders", "--purge", "--yes"))
 	golden(t, "error-unknown-instance", s.keel("instances", "get", "nosuch"))
 	golden(t, "instances-cost", s.keel("instances", "cost", "orders", "-o", "table").mustSucceed(t))
+	golden(t, "instances-cost-assumptions", s.keel("instances", "cost", "orders", "--purchase-option", "reserved-1-year-no-upfront",
+		"--follower-fetching", "--compression-ratio", "4", "-o", "table").mustSucceed(t))
 	golden(t, "instances-metrics", s.keel("instances", "metrics", "orders", "-o", "table").mustSucceed(t))
 	golden(t, "operations-list", s.keel("operations", "list", "--instance", "orders", "-o", "table").mustSucceed(t))
 	golden(t, "estimates", s.keel("estimates", "--region", "us-east-1", "--zones", "3", "--wal", "fswal", "--aku", "6",
 		"--fsx-throughput", "384", "--fsx-count", "1", "-o", "table").mustSucceed(t))
+	golden(t, "estimates-assumptions-json", s.keel("estimates", "--region", "us-east-1", "--zones", "3", "--wal", "s3", "--aku", "6",
+		"--purchase-option", "reserved-1-year-no-upfront", "--follower-fetching", "--compression-ratio", "4", "-o", "json").mustSucceed(t))
+	golden(t, "error-purchase-option", s.keel("estimates", "--region", "us-east-1", "--zones", "3", "--wal", "s3", "--aku", "6",
+		"--purchase-option", "reserved"))
+	golden(t, "error-compression-ratio", s.keel("estimates", "--region", "us-east-1", "--zones", "3", "--wal", "s3", "--aku", "6",
+		"--compression-ratio", "25"))
 	golden(t, "sizing-catalog", s.keel("sizing", "catalog", "-o", "table").mustSucceed(t))
 
 	failed := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--name", "fail-at-launch-brokers-x", "--wait", "-o", "json")

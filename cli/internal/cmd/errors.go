@@ -81,6 +81,10 @@ var kindHints = map[string]string{
 	"deletion-protected":         "turn deletion protection off first: 'keel instances update NAME --deletion-protection=false'.",
 	"cloud-account-not-verified": "fix the role, then 'keel cloud-accounts verify NAME'.",
 	"replacement-required":       "create a new instance with the new spec and move clients to it.",
+	"subscription-ended":         "renew the subscription on AWS Marketplace; scaling down and deleting still work.",
+	"entitlement-exceeded":       "scale another instance down, or raise the contract's aku entitlement on AWS Marketplace.",
+	"trial-limit-exceeded":       "subscribe to Keel on AWS Marketplace and link the subscription to this organization.",
+	"budget-exceeded":            "'keel billing budget get' shows the guardrails; an admin can raise them with 'keel billing budget set'.",
 }
 
 // statusHints say what to do about a problem by its status.

@@ -590,11 +590,13 @@ func timeFlag(name, value string) (*time.Time, error) {
 func (a *app) instancesCost() *cobra.Command {
 	var write, read float64
 	var retention int
+	var assumed assumptions
 	cmd := &cobra.Command{
-		Use:     "cost NAME|ID",
-		Short:   "Estimate an instance's monthly cloud cost next to self-managed Apache Kafka",
-		Example: "  keel instances cost orders\n  keel instances cost orders --write-mibps 120 --read-mibps 240 --retention-hours 168",
-		Args:    cobra.ExactArgs(1),
+		Use:   "cost NAME|ID",
+		Short: "Estimate an instance's monthly cloud cost next to self-managed Apache Kafka",
+		Example: "  keel instances cost orders\n  keel instances cost orders --write-mibps 120 --read-mibps 240 --retention-hours 168\n" +
+			"  keel instances cost orders --purchase-option reserved-1-year-no-upfront --follower-fetching --compression-ratio 4",
+		Args: cobra.ExactArgs(1),
 		RunE: a.withInstance(func(cmd *cobra.Command, c *api.ClientWithResponses, inst *api.GetInstanceResponse) error {
 			params := &api.GetInstanceCostEstimateParams{}
 			if cmd.Flags().Changed("write-mibps") {
@@ -608,6 +610,9 @@ func (a *app) instancesCost() *cobra.Command {
 			if cmd.Flags().Changed("retention-hours") {
 				params.RetentionHours = &retention
 			}
+			if err := assumed.params(cmd, params); err != nil {
+				return err
+			}
 			r, err := c.GetInstanceCostEstimateWithResponse(cmd.Context(), inst.JSON200.Id, params)
 			if err != nil {
 				return err
@@ -618,6 +623,7 @@ func (a *app) instancesCost() *cobra.Command {
 	cmd.Flags().Float64Var(&write, "write-mibps", 0, "produce throughput to price (default: the AKU's write capacity)")
 	cmd.Flags().Float64Var(&read, "read-mibps", 0, "consume throughput to price (default: the AKU's read capacity)")
 	cmd.Flags().IntVar(&retention, "retention-hours", 0, "retention to price (default 72)")
+	assumed.register(cmd)
 	return cmd
 }
 
@@ -637,6 +643,11 @@ func costTable(e *api.CostEstimate) func(*output.Table) {
 		t.Row(fmt.Sprintf("Workload %s MiB/s in, %s MiB/s out, %d h retention in %s: diskless saves %s %%.",
 			output.Cell(e.Workload.WriteMiBps), output.Cell(e.Workload.ReadMiBps), e.Workload.RetentionHours, e.Region,
 			output.Cell(e.SavingsPercent)))
+		t.Blank()
+		t.Row("ASSUMPTION", "VALUE", "SOURCE", "STATEMENT")
+		for _, as := range e.Assumptions {
+			t.Row(as.Name, as.Value, as.Source, as.Statement)
+		}
 	}
 }
 

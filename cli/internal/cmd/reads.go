@@ -112,8 +112,8 @@ func (a *app) auditCommand() *cobra.Command {
 func (a *app) billingCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "billing",
-		Short:   "Metered usage, in AKU-hours",
-		Example: "  keel billing usage",
+		Short:   "Metered usage, in AKU-hours, and the budget",
+		Example: "  keel billing usage\n  keel billing budget get",
 	}
 	var from, to string
 	usage := &cobra.Command{
@@ -147,7 +147,7 @@ func (a *app) billingCommand() *cobra.Command {
 	}
 	usage.Flags().StringVar(&from, "from", "", "start of the window, RFC 3339 (default: the first day of --to's month)")
 	usage.Flags().StringVar(&to, "to", "", "end of the window, RFC 3339 (default: now)")
-	cmd.AddCommand(usage)
+	cmd.AddCommand(usage, a.billingBudget())
 	return cmd
 }
 

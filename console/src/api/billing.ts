@@ -1,9 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
-import { call, useApiClient } from './client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, newIdempotencyKey, useApiClient } from './client';
+import type { Budget } from './types';
 
 export const billingKeys = {
   all: ['billing'] as const,
   usage: (from: string, to: string | undefined) => [...billingKeys.all, 'usage', from, to] as const,
+  budget: () => [...billingKeys.all, 'budget'] as const,
+  subscription: () => [...billingKeys.all, 'subscription'] as const,
 };
 
 /** The organization's AKU-hours in `[from, to)`; without `to`, up to now (and refreshed each minute). */
@@ -13,5 +16,37 @@ export function useUsage(from: string, to?: string) {
     queryKey: billingKeys.usage(from, to),
     queryFn: async () => (await call(client.GET('/billing/usage', { params: { query: { from, to } } }))).data,
     refetchInterval: to === undefined ? 60_000 : false,
+  });
+}
+
+/** The organization's spend guardrails, this month's use against them, and the trial's figures while it has one. */
+export function useBudget() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: billingKeys.budget(),
+    queryFn: async () => (await call(client.GET('/billing/budget'))).data,
+    refetchInterval: 60_000,
+  });
+}
+
+/** How the organization pays: its AWS Marketplace subscription, or the trial. */
+export function useSubscription() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: billingKeys.subscription(),
+    queryFn: async () => (await call(client.GET('/billing/subscription'))).data,
+    refetchInterval: 60_000,
+  });
+}
+
+/** Replaces every guardrail (admins only): a limit left out is none. */
+export function useSetBudget() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: Budget) =>
+      (await call(client.PUT('/billing/budget', { body, params: { header: { 'Idempotency-Key': newIdempotencyKey() } } })))
+        .data,
+    onSuccess: (status) => queryClient.setQueryData(billingKeys.budget(), status),
   });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { Usage } from '../api/types';
-import { fakeApi, renderWithProviders } from '../test/render';
+import type { BillingSubscription, BudgetStatus, MarketplaceSubscription, Usage } from '../api/types';
+import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
 import BillingPage from './BillingPage';
 import { recentMonths } from './months';
 
@@ -24,9 +24,42 @@ const usage: Usage = {
   ],
 };
 
+const noBudget: BudgetStatus = {
+  monthlyAkuHours: null,
+  maxAkuPerInstance: null,
+  maxAkuPerOrganization: null,
+  month: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', akuHoursUsed: 2486 },
+  budgetUsedFraction: null,
+  trial: { akuHours: 360, akuHoursUsed: 126.25, maxAku: 12 },
+};
+
+/** The budget with a monthly limit of which `fraction` is used. */
+const monthly = (fraction: number): BudgetStatus => ({
+  ...noBudget,
+  monthlyAkuHours: 10000,
+  month: { ...noBudget.month, akuHoursUsed: fraction * 10000 },
+  budgetUsedFraction: fraction,
+});
+
+const contract: MarketplaceSubscription = {
+  state: 'ACTIVE',
+  productCode: '4q9rlwmz3y8k2d0c6bn1xv7ep',
+  customerAwsAccountId: '294406891311',
+  licenseArn: 'arn:aws:license-manager::294406891311:license:l-0f1e2d3c4b5a69788',
+  customerIdentifier: null,
+  stateChangedAt: '2026-11-20T09:14:03Z',
+  entitlement: { payAsYouGo: false, maxAku: 12, readAt: '2026-11-20T09:14:09Z' },
+  endedAt: null,
+  graceEndsAt: null,
+};
+const onMarketplace = (subscription: MarketplaceSubscription): BillingSubscription => ({ plan: 'MARKETPLACE', subscription });
+
+const wrapper = () => createWrapper(document.body);
+const budgetInput = (key: string) => wrapper().findInput(`[data-testid="budget-${key}"]`)!;
+
 describe('billing', () => {
   it('shows the month’s AKU-hours in all and by instance', async () => {
-    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage }) });
+    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget }) });
     await waitFor(() => expect(screen.getByTestId('billing-total').textContent).toBe('2,486'));
     expect(screen.getByTestId('billing-aku-hours-orders').textContent).toBe('2,484');
     const rows = createWrapper(document.body).findTable()!.findRows();
@@ -35,18 +68,19 @@ describe('billing', () => {
   });
 
   it('asks for the chosen month’s window', async () => {
-    const api = fakeApi({ 'GET /billing/usage': usage });
+    const api = fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget });
+    const usageCalls = () => api.calls.filter((c) => new URL(c.url).pathname.endsWith('/usage'));
     renderWithProviders(<BillingPage />, { api });
-    await waitFor(() => expect(api.calls).toHaveLength(1));
-    const current = new URL(api.calls[0].url).searchParams;
+    await waitFor(() => expect(usageCalls()).toHaveLength(1));
+    const current = new URL(usageCalls()[0].url).searchParams;
     expect(current.get('from')).toBe(recentMonths(new Date(), 1)[0].from);
     expect(current.get('to')).toBeNull();
 
     const select = createWrapper(document.body).findSelect('[data-testid="billing-month"]')!;
     act(() => select.openDropdown());
     act(() => select.selectOptionByValue(recentMonths(new Date(), 2)[1].from));
-    await waitFor(() => expect(api.calls).toHaveLength(2));
-    const previous = new URL(api.calls[1].url).searchParams;
+    await waitFor(() => expect(usageCalls()).toHaveLength(2));
+    const previous = new URL(usageCalls()[1].url).searchParams;
     expect(previous.get('from')).toBe(recentMonths(new Date(), 2)[1].from);
     expect(previous.get('to')).toBe(recentMonths(new Date(), 1)[0].from);
   });
@@ -58,5 +92,106 @@ describe('billing', () => {
       ['December 2025', '2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
       ['November 2025', '2025-11-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z'],
     ]);
+  });
+
+  it('shows the guardrails, this month’s use and the trial to every member, and no edit to a viewer', async () => {
+    renderWithProviders(<BillingPage />, { role: 'viewer', api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': monthly(0.5) }) });
+    await waitFor(() => expect(screen.getByTestId('budget-monthly').textContent).toBe('10,000'));
+    expect(screen.getByTestId('budget-used').textContent).toBe('5,000 AKU-hours (50 % of the budget)');
+    expect(screen.getByTestId('budget-per-instance').textContent).toBe('No limit');
+    expect(screen.getByTestId('budget-trial').textContent).toContain('126.3 of 360 AKU-hours used, at most 12 AKU');
+    expect(screen.queryByTestId('budget-edit')).toBeNull();
+    expect(screen.queryByTestId('budget-alert')).toBeNull();
+  });
+
+  it('warns from 80 % of the monthly budget and says when it is used up', async () => {
+    const { unmount } = renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': monthly(0.8) }) });
+    const warning = await screen.findByTestId('budget-alert');
+    expect(wrapper().findAlert('[data-testid="budget-alert"]')!.getElement().textContent).toContain('80 % of this month’s budget is used');
+    expect(warning.textContent).toContain('8,000 of 10,000 AKU-hours');
+    unmount();
+
+    renderWithProviders(<BillingPage />, { api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': monthly(1.02) }) });
+    const reached = await screen.findByTestId('budget-alert');
+    expect(reached.textContent).toContain('This month’s budget is used up');
+    expect(reached.textContent).toContain('10,200 of 10,000 AKU-hours');
+  });
+
+  it('lets an admin set the guardrails, leaving empty fields without a limit, and shows the API’s field errors', async () => {
+    const sent: unknown[] = [];
+    const refusal = {
+      type: 'https://keel.dev/problems/validation-failed',
+      title: 'Request is invalid',
+      status: 400,
+      errors: [{ field: 'maxAkuPerOrganization', message: 'must be at least maxAkuPerInstance (12)' }],
+    };
+    const api = fakeApi({
+      'GET /billing/usage': usage,
+      'GET /billing/budget': noBudget,
+      'PUT /billing/budget': async (request: Request) => {
+        const body = await request.json();
+        sent.push(body);
+        return sent.length === 1 ? json(refusal, 400) : json({ ...noBudget, ...body });
+      },
+    });
+    renderWithProviders(<BillingPage />, { role: 'admin', api });
+    fireEvent.click(await screen.findByTestId('budget-edit'));
+    act(() => budgetInput('maxAkuPerInstance').setInputValue('12'));
+    act(() => budgetInput('maxAkuPerOrganization').setInputValue('6'));
+    act(() => wrapper().findButton('[data-testid="budget-save"]')!.click());
+    await eventually(() =>
+      expect(wrapper().findFormField('[data-testid="budget-form-maxAkuPerOrganization"]')?.findError()?.getElement().textContent).toContain(
+        'at least maxAkuPerInstance',
+      ),
+    );
+    expect(sent[0]).toEqual({ maxAkuPerInstance: 12, maxAkuPerOrganization: 6 });
+
+    act(() => budgetInput('maxAkuPerOrganization').setInputValue('24'));
+    act(() => wrapper().findButton('[data-testid="budget-save"]')!.click());
+    await waitFor(() => expect(screen.getByTestId('budget-per-organization').textContent).toBe('24'));
+    expect(sent[1]).toEqual({ maxAkuPerInstance: 12, maxAkuPerOrganization: 24 });
+    const put = api.calls.filter((c) => c.method === 'PUT');
+    expect(put[0].headers.get('Idempotency-Key')).toBeTruthy();
+  });
+
+  it('refuses what is not a whole number from 1 before asking the API', async () => {
+    const api = fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget });
+    renderWithProviders(<BillingPage />, { role: 'admin', api });
+    fireEvent.click(await screen.findByTestId('budget-edit'));
+    act(() => budgetInput('monthlyAkuHours').setInputValue('0'));
+    act(() => wrapper().findButton('[data-testid="budget-save"]')!.click());
+    await eventually(() =>
+      expect(wrapper().findFormField('[data-testid="budget-form-monthlyAkuHours"]')?.findError()?.getElement().textContent).toContain('whole number'),
+    );
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('shows the Marketplace subscription the organization pays through, and nothing of it on the trial', async () => {
+    const { unmount } = renderWithProviders(<BillingPage />, {
+      api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(contract) }),
+    });
+    await waitFor(() => expect(screen.getByTestId('subscription-state').textContent).toBe('Active'));
+    expect(screen.getByTestId('subscription-account').textContent).toBe('294406891311');
+    expect(screen.getByTestId('subscription-entitlement').textContent).toBe('Up to 12 AKU at once');
+    expect(screen.getByTestId('subscription').textContent).toContain(contract.licenseArn);
+    expect(screen.queryByTestId('subscription-alert')).toBeNull();
+    unmount();
+
+    const api = fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': { plan: 'TRIAL', subscription: null } });
+    renderWithProviders(<BillingPage />, { api });
+    await waitFor(() => expect(api.calls.some((c) => new URL(c.url).pathname.endsWith('/billing/subscription'))).toBe(true));
+    await screen.findByTestId('budget-trial');
+    expect(screen.queryByTestId('subscription')).toBeNull();
+  });
+
+  it('says what an ended subscription still allows, and until when', async () => {
+    const ended = { ...contract, state: 'ENDED' as const, endedAt: '2026-11-22T00:00:00Z', graceEndsAt: '2026-11-29T00:00:00Z' };
+    renderWithProviders(<BillingPage />, {
+      api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(ended) }),
+    });
+    const alert = await screen.findByTestId('subscription-alert');
+    expect(alert.textContent).toContain('No new instances or scale-ups');
+    expect(alert.textContent).toContain('keep running until');
+    expect(screen.getByTestId('subscription-state').textContent).toBe('Ended');
   });
 });

@@ -9,12 +9,14 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useNavigate } from 'react-router';
-import { useUsage } from '../api/billing';
+import { useBudget, useSubscription, useUsage } from '../api/billing';
 import type { Usage } from '../api/types';
 import { AppShell } from '../app/AppShell';
 import { EmptyState, formatDate, LoadError } from '../app/common';
 import { strings } from '../i18n/strings';
+import { BudgetAlert, BudgetSection } from './BudgetSection';
 import { recentMonths } from './months';
+import { SubscriptionAlert, SubscriptionSection } from './SubscriptionSection';
 
 const b = strings.billing;
 
@@ -27,6 +29,9 @@ export default function BillingPage() {
   const months = useMemo(() => recentMonths(new Date(), 12), []);
   const [month, setMonth] = useState(months[0]);
   const usage = useUsage(month.from, month.to);
+  const budget = useBudget();
+  const subscription = useSubscription();
+  const marketplace = subscription.data?.subscription;
   const instances = usage.data?.instances ?? [];
   return (
     <AppShell
@@ -36,6 +41,14 @@ export default function BillingPage() {
           <Header variant="h1" description={b.description}>
             {b.title}
           </Header>
+          <SubscriptionAlert subscription={marketplace} />
+          <BudgetAlert status={budget.data} />
+          {subscription.error && (
+            <LoadError header={b.subscription.loadFailed} error={subscription.error} onRetry={() => void subscription.refetch()} testId="subscription-load-error" />
+          )}
+          {marketplace && <SubscriptionSection subscription={marketplace} />}
+          {budget.error && <LoadError header={b.budget.loadFailed} error={budget.error} onRetry={() => void budget.refetch()} testId="budget-load-error" />}
+          {budget.data && <BudgetSection status={budget.data} />}
           <FormField label={b.month}>
             <Select
               data-testid="billing-month"

@@ -128,6 +128,20 @@ export function costEstimate(totalMonthlyUsd = 1200, feeMonthlyUsd = 0): CostEst
     catalogVersion: 1,
     region: 'us-east-1',
     workload: { writeMiBps: 120, readMiBps: 120, retentionHours: 72 },
+    assumptions: [
+      {
+        name: 'purchaseOption',
+        value: 'ON_DEMAND',
+        source: 'DEFAULT',
+        statement: 'Self-managed Kafka’s r5.xlarge brokers are priced on demand, $0.252 an hour.',
+      },
+      {
+        name: 'replicationFactor',
+        value: '3',
+        source: 'MODEL',
+        statement: 'Self-managed Kafka keeps 3 replicas of every partition, each in a different zone when there are 3.',
+      },
+    ],
     diskless: {
       lines: [
         { item: 'compute', description: '6 × m7g.large on demand', quantity: 6, unit: 'instances', monthlyUsd: 357 },

@@ -62,9 +62,9 @@ function suggest(testId: string) {
 function select(testId: string) {
   return createWrapper(document.body).findSelect(`[data-testid="${testId}"]`)!;
 }
-/** Fills the wizard and submits it from review; the API refuses the create with `problem`. */
-async function createRefused(problem: object) {
-  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 400) });
+/** Fills the wizard and submits it from review; the API refuses the create with `problem`, at its status. */
+async function createRefused(problem: { status: number }) {
+  const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, problem.status) });
   const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
   renderWithProviders(
     <InstanceWizard
@@ -338,16 +338,24 @@ describe('create-instance wizard', () => {
       detail: 'An instance named orders-prod already exists in this organization.',
       errors: [{ field: 'name', message: 'An instance named orders-prod already exists in this organization.' }],
     };
-    const api = fakeApi({ ...routes, 'POST /instances': () => json(problem, 409) });
-    const client = createKeelClient({ baseUrl: 'http://console.test/api/v1', getAccessToken: () => 't', getOrganization: () => 'acme', fetch: api.fetch });
-    renderWithProviders(
-      <InstanceWizard catalog={catalogV1} accounts={[account]} initial={valid} onCancel={vi.fn()} onSubmit={async (body) => call(client.POST('/instances', { body }))} />,
-      { api },
-    );
-    await toReview();
-    act(() => wizard().findPrimaryButton().click());
+    await createRefused(problem);
     await step('basics');
     expect(fieldError('wizard-name')).toContain('already exists');
+  });
+
+  it('shows a refusal of the capacity asked (budget, entitlement, trial) on the AKU field, as other field errors', async () => {
+    const message =
+      'The organization’s budget allows at most 6 AKU per instance (maxAkuPerInstance), and 9 AKU were asked. An admin can raise it with PUT /billing/budget (the Billing page’s Budget).';
+    const problem = {
+      type: 'https://keel.dev/problems/budget-exceeded',
+      title: 'Beyond the organization’s budget',
+      status: 409,
+      detail: message,
+      errors: [{ field: 'aku', message }],
+    };
+    await createRefused(problem);
+    await step('storage');
+    expect(fieldError('wizard-aku')).toContain('at most 6 AKU per instance');
   });
 
   it('shows on review the plan of exactly what Create would send, asked once', async () => {
@@ -385,6 +393,46 @@ describe('create-instance wizard', () => {
     const sent = api.calls.find((r) => r.url.endsWith('/estimates'))!;
     const spec = { region: 'us-east-1', zones: 3, wal: { type: 'FSWAL' }, aku: 6, fsx: { throughputMBps: 768, count: 1 } };
     expect(await sent.json()).toEqual({ ...spec, s3GatewayEndpoint: 'CREATE' });
+  });
+
+  it('states on review what the estimate assumes, and re-prices the comparison when the user changes an assumption', async () => {
+    const reserved = costEstimate();
+    reserved.selfManagedKafka.totalMonthlyUsd = 7000;
+    reserved.assumptions = [{ ...reserved.assumptions[0], value: 'RESERVED_1_YEAR_NO_UPFRONT', source: 'REQUEST' }];
+    const bodies: { assumptions?: Record<string, unknown> }[] = [];
+    const api = fakeApi({
+      ...routes,
+      'POST /estimates': (request: Request) => request.clone().json().then((body: { assumptions?: { purchaseOption?: string } }) => {
+        bodies.push(body);
+        return json(body.assumptions?.purchaseOption === 'RESERVED_1_YEAR_NO_UPFRONT' ? reserved : estimate);
+      }),
+    });
+    await renderAtReview(api);
+    await waitFor(() => expect(screen.getByTestId('assumption-replicationFactor-value').textContent).toBe('3'));
+    expect(screen.getByTestId('assumption-replicationFactor-source').textContent).toBe('Cost model');
+    expect(screen.getByTestId('assumption-purchaseOption-source').textContent).toBe('Default');
+    expect(bodies.at(-1)).not.toHaveProperty('assumptions');
+    expect(screen.getByTestId('estimate-kafka-total').textContent).toBe('$9,000');
+
+    const purchase = createWrapper(document.body).findSelect('[data-testid="assumption-purchase-option"]')!;
+    act(() => purchase.openDropdown());
+    act(() => purchase.selectOptionByValue('RESERVED_1_YEAR_NO_UPFRONT'));
+    await waitFor(() => expect(screen.getByTestId('estimate-kafka-total').textContent).toBe('$7,000'));
+    expect(screen.getByTestId('assumption-purchaseOption-source').textContent).toBe('Your choice');
+    expect(bodies.at(-1)!.assumptions).toEqual({ purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT' });
+
+    act(() => createWrapper(document.body).findToggle('[data-testid="assumption-follower-fetching"]')!.findNativeInput().click());
+    await waitFor(() => expect(bodies.at(-1)!.assumptions).toEqual({ purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT', followerFetching: true }));
+
+    const ratio = input('assumption-compression-ratio');
+    const asked = bodies.length;
+    act(() => ratio.setInputValue('25'));
+    expect(screen.getByText('Enter a number from 1 to 20.')).toBeTruthy();
+    act(() => ratio.setInputValue('4'));
+    await waitFor(() => expect(bodies.at(-1)!.assumptions).toEqual({
+      purchaseOption: 'RESERVED_1_YEAR_NO_UPFRONT', followerFetching: true, compressionRatio: 4,
+    }));
+    expect(bodies.slice(asked).map((b) => b.assumptions?.compressionRatio)).not.toContain(25);
   });
 
   it('offers on the network step to use or create an S3 gateway endpoint, to require one, or to leave routing alone', async () => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -12,13 +12,14 @@ import Table from '@cloudscape-design/components/table';
 import { useEstimate } from '../../api/estimates';
 import { useCreationPlan } from '../../api/plans';
 import { describeError } from '../../api/problem';
-import type { CostLine, EstimateRequest } from '../../api/types';
+import type { CostLine, EstimateAssumptions, EstimateRequest } from '../../api/types';
 import { FieldErrorList } from '../../app/common';
 import { strings } from '../../i18n/strings';
 import { CapacityReadout, Metric } from '../CapacityViews';
 import { formatNumber, formatQuantity, formatUsd } from '../capacity';
 import { PlanView } from '../PlanView';
 import { toCreation, toEstimateRequest, type SpecDraft } from '../specRules';
+import { AssumptionsSection } from './EstimateAssumptions';
 import type { StepProps } from './types';
 
 const s = strings.wizard.review;
@@ -68,7 +69,8 @@ function CostTable({ title, lines, footer, testId }: { title: string; lines: Cos
 }
 
 export function CostEstimateView({ request }: { request: EstimateRequest }) {
-  const estimate = useEstimate(request);
+  const [assumptions, setAssumptions] = useState<EstimateAssumptions>({});
+  const estimate = useEstimate(Object.keys(assumptions).length === 0 ? request : { ...request, assumptions });
   const data = estimate.data;
   return (
     <Container data-testid="estimate" header={<Header variant="h2" description={s.estimateDescription}>{s.estimate}</Header>}>
@@ -112,6 +114,9 @@ export function CostEstimateView({ request }: { request: EstimateRequest }) {
           />
         </SpaceBetween>
       )}
+      <Box margin={{ top: 'l' }}>
+        <AssumptionsSection value={assumptions} onChange={setAssumptions} listed={data?.assumptions} />
+      </Box>
     </Container>
   );
 }

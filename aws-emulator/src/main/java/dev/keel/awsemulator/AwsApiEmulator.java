@@ -95,7 +95,7 @@ public final class AwsApiEmulator implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 128);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AwsApiEmulator emulator = new AwsApiEmulator(server, executor,
-                new Fsx(clock, options.fsx()), new Marketplace(clock));
+                new Fsx(clock, options.fsx()), new Marketplace(clock, AgreementEventSender.fromEnvironment(clock)));
         server.createContext("/", emulator::handle);
         server.setExecutor(executor);
         server.start();
@@ -224,6 +224,7 @@ public final class AwsApiEmulator implements AutoCloseable {
                     status = 201;
                 }
                 case "GET /_emulator/marketplace/customers" -> response = marketplace.customers();
+                case "POST /_emulator/marketplace/customers/cancel" -> response = marketplace.cancelCustomer(parseAdmin(body));
                 case "GET /_emulator/marketplace/meter-records" ->
                         response = marketplace.meterRecords(query.get("productCode"), query.get("customerIdentifier"));
                 case "GET /_emulator/fsx/file-systems" -> response = fsx.dump();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ThreadLocalRandom;
 
 import tools.jackson.databind.JsonNode;
@@ -40,6 +41,8 @@ final class Marketplace {
             Set.of("CUSTOMER_IDENTIFIER", "DIMENSION", "CUSTOMER_AWS_ACCOUNT_ID", "LICENSE_ARN");
 
     private final Clock clock;
+    /** Where purchases and cancellations send their agreement events; null: nowhere. */
+    private final AgreementEventSender agreementEvents;
 
     private record Customer(String registrationToken, String customerIdentifier, String customerAWSAccountId,
                             String productCode, String licenseArn, boolean subscribed) {
@@ -66,8 +69,9 @@ final class Marketplace {
     /** MeterUsage ClientToken → (request, record). */
     private final Map<String, Map.Entry<JsonNode, MeterRecord>> meterUsageTokens = new HashMap<>();
 
-    Marketplace(Clock clock) {
+    Marketplace(Clock clock, AgreementEventSender agreementEvents) {
         this.clock = clock;
+        this.agreementEvents = agreementEvents;
     }
 
     synchronized void reset() {
@@ -440,7 +444,34 @@ final class Marketplace {
         entitlements.addAll(seeded);
         Customer customer = new Customer(token, customerId, account, productCode, licenseArn, subscribed);
         customersByToken.put(token, customer);
+        if (subscribed) {
+            announce(customer, AgreementEventSender::purchased);
+        }
         return render(customer);
+    }
+
+    /**
+     * The buyer of {@code {"registrationToken"}} cancels: ResolveCustomer no longer resolves its token, and the
+     * agreement's end goes to the seller's queue.
+     */
+    synchronized JsonNode cancelCustomer(JsonNode body) {
+        String token = adminString(body, "registrationToken", true);
+        Customer customer = customersByToken.get(token);
+        if (customer == null) {
+            throw new IllegalArgumentException("no customer with registrationToken " + token);
+        }
+        Customer cancelled = new Customer(customer.registrationToken(), customer.customerIdentifier(),
+                customer.customerAWSAccountId(), customer.productCode(), customer.licenseArn(), false);
+        customersByToken.put(token, cancelled);
+        announce(cancelled, AgreementEventSender::cancelled);
+        return render(cancelled);
+    }
+
+    private void announce(Customer customer, BiConsumer<AgreementEventSender, AgreementEventSender.Buyer> event) {
+        if (agreementEvents != null) {
+            event.accept(agreementEvents, new AgreementEventSender.Buyer(customer.productCode(),
+                    customer.customerIdentifier(), customer.customerAWSAccountId(), customer.licenseArn()));
+        }
     }
 
     synchronized JsonNode customers() {

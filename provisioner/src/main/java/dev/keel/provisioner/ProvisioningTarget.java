@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Everything a driver needs to converge one instance: where (account, role, region, network), what
@@ -69,34 +70,85 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
     }
 
     public ProvisioningTarget withImpairedBrokers(Set<String> ec2InstanceIds) {
-        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, ec2InstanceIds,
-                dataRetainedUntil, s3GatewayEndpoint);
+        return copy(c -> c.impairedBrokers = ec2InstanceIds);
     }
 
     public ProvisioningTarget withObserved(Inventory inventory) {
-        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, inventory, agent, impairedBrokers,
-                dataRetainedUntil, s3GatewayEndpoint);
+        return copy(c -> c.observed = inventory);
     }
 
     /** The same instance resized: another AKU and broker count (and FSx sizing), as an UPDATE would see it. */
     public ProvisioningTarget resized(int newAku, int newBrokerCount, Integer newFsxThroughputMBps, Integer newFsxCount) {
-        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, newAku,
-                newFsxThroughputMBps, newFsxCount, instanceType, newBrokerCount, brokerVersion, observed, agent,
-                impairedBrokers, dataRetainedUntil, s3GatewayEndpoint);
+        return copy(c -> {
+            c.aku = newAku;
+            c.brokerCount = newBrokerCount;
+            c.fsxThroughputMBps = newFsxThroughputMBps;
+            c.fsxCount = newFsxCount;
+        });
     }
 
     /** The same instance, deleted keeping its data until {@code until} (null: nothing kept). */
     public ProvisioningTarget retainingDataUntil(Instant until) {
-        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers,
-                until, s3GatewayEndpoint);
+        return copy(c -> c.dataRetainedUntil = until);
     }
 
     public ProvisioningTarget withS3GatewayEndpoint(S3GatewayEndpointMode mode) {
-        return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
-                fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers,
-                dataRetainedUntil, mode);
+        return copy(c -> c.s3GatewayEndpoint = mode);
+    }
+
+    /** This target with what {@code change} sets of its fields changed: the one way the withers copy it. */
+    private ProvisioningTarget copy(Consumer<Fields> change) {
+        Fields fields = new Fields(this);
+        change.accept(fields);
+        return fields.target();
+    }
+
+    /** A target's fields, to be changed before they make a new target. */
+    private static final class Fields {
+        private final UUID instanceId;
+        private final String instanceName;
+        private final String region;
+        private final Account account;
+        private final String vpcId;
+        private final List<Zone> zones;
+        private final WalType walType;
+        private int aku;
+        private Integer fsxThroughputMBps;
+        private Integer fsxCount;
+        private final String instanceType;
+        private int brokerCount;
+        private final String brokerVersion;
+        private Inventory observed;
+        private final Agent agent;
+        private Set<String> impairedBrokers;
+        private Instant dataRetainedUntil;
+        private S3GatewayEndpointMode s3GatewayEndpoint;
+
+        private Fields(ProvisioningTarget t) {
+            instanceId = t.instanceId;
+            instanceName = t.instanceName;
+            region = t.region;
+            account = t.account;
+            vpcId = t.vpcId;
+            zones = t.zones;
+            walType = t.walType;
+            aku = t.aku;
+            fsxThroughputMBps = t.fsxThroughputMBps;
+            fsxCount = t.fsxCount;
+            instanceType = t.instanceType;
+            brokerCount = t.brokerCount;
+            brokerVersion = t.brokerVersion;
+            observed = t.observed;
+            agent = t.agent;
+            impairedBrokers = t.impairedBrokers;
+            dataRetainedUntil = t.dataRetainedUntil;
+            s3GatewayEndpoint = t.s3GatewayEndpoint;
+        }
+
+        private ProvisioningTarget target() {
+            return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
+                    fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent,
+                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint);
+        }
     }
 }

@@ -3,9 +3,6 @@ package dev.keel.controlplane.billing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
-import java.time.temporal.TemporalAdjusters;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -32,7 +29,7 @@ class BillingController {
     Usage usage(Caller caller, @RequestParam(required = false) Instant from, @RequestParam(required = false) Instant to) {
         Instant now = clock.instant();
         Instant end = to == null ? now : to;
-        Instant start = from == null ? monthStart(end) : from;
+        Instant start = from == null ? BillingMonth.of(end).from() : from;
         if (!start.isBefore(end)) {
             throw ApiException.validation("from", "must be before to");
         }
@@ -40,10 +37,5 @@ class BillingController {
             throw ApiException.validation("from", "must be at most 366 days before to");
         }
         return Usage.of(ledger.overlapping(caller.organizationId(), start, end), start, end, now);
-    }
-
-    private static Instant monthStart(Instant at) {
-        return at.atOffset(ZoneOffset.UTC).with(TemporalAdjusters.firstDayOfMonth()).truncatedTo(ChronoUnit.DAYS)
-                .toInstant();
     }
 }

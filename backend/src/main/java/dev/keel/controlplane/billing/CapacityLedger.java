@@ -58,6 +58,11 @@ public class CapacityLedger {
                 .list();
     }
 
+    /** The organization's AKU-hours over {@code [from, now)}, counted as {@code /billing/usage} counts them. */
+    double akuHours(UUID organizationId, Instant from, Instant now) {
+        return Usage.of(overlapping(organizationId, from, now), from, now, now).akuHours();
+    }
+
     /** {@code endedAt} null: still running. */
     record Period(UUID instanceId, String instanceName, int aku, Instant startedAt, Instant endedAt) {
     }

@@ -51,8 +51,18 @@ public record SizingCatalog(int version, Aku aku, List<FsxOption> fsx, int fsxMa
     public record Prices(String currency, double hoursPerMonth, Map<String, RegionPrices> regions) {
     }
 
-    public record RegionPrices(Map<String, Double> ec2HourlyUsd, FsxPrices fsxOntapMultiAz, S3Prices s3,
-                               double ebsGp3UsdPerGiBMonth, double crossAzUsdPerGiB, NatGatewayPrices natGateway) {
+    /**
+     * {@code ec2Reserved1YearNoUpfrontHourlyUsd}: the effective hourly price of a 1-year Standard Reserved Instance paid
+     * with no upfront payment, for the instance types the self-managed comparison may price that way; a type missing
+     * there cannot be priced reserved.
+     */
+    public record RegionPrices(Map<String, Double> ec2HourlyUsd, Map<String, Double> ec2Reserved1YearNoUpfrontHourlyUsd,
+                               FsxPrices fsxOntapMultiAz, S3Prices s3, double ebsGp3UsdPerGiBMonth,
+                               double crossAzUsdPerGiB, NatGatewayPrices natGateway) {
+        public RegionPrices {
+            ec2Reserved1YearNoUpfrontHourlyUsd = ec2Reserved1YearNoUpfrontHourlyUsd == null
+                    ? Map.of() : ec2Reserved1YearNoUpfrontHourlyUsd;
+        }
     }
 
     /** A NAT gateway's hour, and each GB it processes in either direction. */

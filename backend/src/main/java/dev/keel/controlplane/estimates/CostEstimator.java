@@ -3,6 +3,7 @@ package dev.keel.controlplane.estimates;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalog.RegionPrices;
@@ -32,17 +33,25 @@ final class CostEstimator {
         this.hours = catalog.prices().hoursPerMonth();
     }
 
-    /** {@code s3ThroughNat}: no S3 gateway endpoint is sure to be on the subnets' route tables. */
+    /**
+     * {@code s3ThroughNat}: no S3 gateway endpoint is sure to be on the subnets' route tables. {@code workload} and
+     * {@code assumptions} carry every value (defaults applied); {@code given} names those the caller gave.
+     */
     CostEstimate estimate(String region, int zones, WalType wal, int aku, Integer fsxThroughput, Integer fsxCount,
-                          boolean s3ThroughNat, Workload workload) {
-        double writtenGiBPerMonth = workload.writeMiBps() / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
-        double storedGiB = workload.writeMiBps() / MIB_PER_GIB * workload.retentionHours() * SECONDS_PER_HOUR;
+                          boolean s3ThroughNat, Workload workload, EstimateAssumptions assumptions, Set<String> given) {
+        // Producers' compressed batches are what brokers store and move; broker counts follow the rates as given.
+        double compression = assumptions.compressionRatio();
+        double writtenGiBPerMonth = workload.writeMiBps() / compression / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
+        double storedGiB = workload.writeMiBps() / compression / MIB_PER_GIB * workload.retentionHours() * SECONDS_PER_HOUR;
         Breakdown diskless = diskless(zones, wal, aku, fsxThroughput, fsxCount, writtenGiBPerMonth, storedGiB,
                 s3ThroughNat);
         Line fee = serviceFee(aku);
-        Breakdown kafka = selfManaged(zones, workload, storedGiB);
-        return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, diskless, fee, kafka,
-                savings(diskless.totalMonthlyUsd(), kafka), savings(diskless.totalMonthlyUsd() + fee.monthlyUsd(), kafka));
+        Breakdown kafka = selfManaged(zones, workload, assumptions, storedGiB);
+        List<CostEstimate.Assumption> stated = new AssumptionStatements(catalog, prices, given)
+                .state(zones, wal, s3ThroughNat, workload, assumptions);
+        return new CostEstimate(catalog.prices().currency(), catalog.version(), region, workload, stated, diskless, fee,
+                kafka, savings(diskless.totalMonthlyUsd(), kafka),
+                savings(diskless.totalMonthlyUsd() + fee.monthlyUsd(), kafka));
     }
 
     private Line serviceFee(int aku) {
@@ -53,7 +62,7 @@ final class CostEstimator {
     }
 
     /** A price as written on a price list: at least two decimals, and every decimal it has. */
-    private static String cents(double usd) {
+    static String cents(double usd) {
         BigDecimal price = BigDecimal.valueOf(usd).stripTrailingZeros();
         return price.setScale(Math.max(2, price.scale())).toPlainString();
     }
@@ -94,24 +103,44 @@ final class CostEstimator {
         return breakdown(lines);
     }
 
-    private Breakdown selfManaged(int zones, Workload workload, double storedGiB) {
+    private Breakdown selfManaged(int zones, Workload workload, EstimateAssumptions assumptions, double storedGiB) {
         SizingCatalog.SelfManagedKafkaModel model = catalog.costModel().selfManagedKafka();
         int brokers = Math.max(model.replicationFactor(),
                 (int) Math.ceil(workload.writeMiBps() / model.ingressMiBpsPerBroker() * model.computeHeadroomFactor()));
         double replicaGiB = storedGiB * model.replicationFactor() * model.storageHeadroomFactor();
         List<Line> lines = new ArrayList<>();
-        lines.add(compute(model.instanceType(), brokers));
+        lines.add(selfManagedCompute(model.instanceType(), brokers, assumptions.purchaseOption()));
         lines.add(line("ebs-storage", model.replicationFactor() + " replicas on gp3 with headroom", replicaGiB, "GiB",
                 replicaGiB * prices.ebsGp3UsdPerGiBMonth()));
         double remoteShare = (zones - 1) / (double) zones;
-        double crossAzMiBps = zones == 1 ? 0
-                : workload.writeMiBps() * remoteShare
-                + workload.writeMiBps() * (model.replicationFactor() - 1)
-                + workload.readMiBps() * remoteShare;
-        double crossAzGiB = crossAzMiBps / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
-        lines.add(line("cross-az", "Replication and clients reaching leaders in other zones", crossAzGiB, "GiB",
-                crossAzGiB * prices.crossAzUsdPerGiB()));
+        double movedMiBps = workload.writeMiBps() / assumptions.compressionRatio();
+        double producedCrossAzMiBps = zones == 1 ? 0 : movedMiBps * remoteShare + movedMiBps * (model.replicationFactor() - 1);
+        lines.add(crossAz("cross-az", "Replication and producers reaching leaders in other zones", producedCrossAzMiBps));
+        if (!assumptions.followerFetching()) {
+            double consumedCrossAzMiBps = zones == 1 ? 0
+                    : workload.readMiBps() / assumptions.compressionRatio() * remoteShare;
+            lines.add(crossAz("cross-az-consumers", "Consumers reading from leaders in other zones", consumedCrossAzMiBps));
+        }
         return breakdown(lines);
+    }
+
+    private Line crossAz(String item, String description, double mibps) {
+        double gib = mibps / MIB_PER_GIB * hours * SECONDS_PER_HOUR;
+        return line(item, description, gib, "GiB", gib * prices.crossAzUsdPerGiB());
+    }
+
+    /** The purchase option applies to the comparison only: Keel's brokers scale with the instance, so they run on demand. */
+    private Line selfManagedCompute(String instanceType, int count, PurchaseOption option) {
+        if (option == PurchaseOption.ON_DEMAND) {
+            return compute(instanceType, count);
+        }
+        Double hourly = prices.ec2Reserved1YearNoUpfrontHourlyUsd().get(instanceType);
+        if (hourly == null) {
+            throw new IllegalStateException("Catalog v" + catalog.version() + " has no 1-year reserved price for "
+                    + instanceType);
+        }
+        return line("compute", count + " × " + instanceType + " reserved for 1 year, no upfront", count, "instances",
+                count * hourly * hours);
     }
 
     /** The NAT gateway's per-GB processing of the brokers' S3 traffic; its hours are the VPC's, paid either way. */

@@ -13,6 +13,7 @@ import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.PathIds;
+import dev.keel.controlplane.shared.QueryFlags;
 
 @RestController
 class EstimatesController {
@@ -34,9 +35,14 @@ class EstimatesController {
     CostEstimate forInstance(Caller caller, @PathVariable UUID instanceId,
                              @RequestParam(required = false) Double writeMiBps,
                              @RequestParam(required = false) Double readMiBps,
-                             @RequestParam(required = false) Integer retentionHours) {
+                             @RequestParam(required = false) Integer retentionHours,
+                             @RequestParam(required = false) PurchaseOption purchaseOption,
+                             @RequestParam(required = false) String followerFetching,
+                             @RequestParam(required = false) Double compressionRatio) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
         return estimates.forInstance(instance, instances.catalogOf(instance),
-                new Workload(writeMiBps, readMiBps, retentionHours));
+                new Workload(writeMiBps, readMiBps, retentionHours),
+                new EstimateAssumptions(purchaseOption, QueryFlags.parse("followerFetching", followerFetching),
+                        compressionRatio));
     }
 }

@@ -33,7 +33,7 @@ import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
 /**
- * {@code Idempotency-Key} on POST, PATCH and DELETE, per caller within the organization: the first
+ * {@code Idempotency-Key} on POST, PUT, PATCH and DELETE, per caller within the organization: the first
  * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
  * Server errors are not stored, so a retry after one is processed afresh. A request no operation
@@ -43,7 +43,7 @@ import dev.keel.controlplane.shared.ProblemWriter;
 class IdempotencyFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Idempotency-Key";
-    private static final Set<String> METHODS = Set.of("POST", "PATCH", "DELETE");
+    private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE");
     private static final Set<String> REPLAYED_HEADERS = Set.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_LOCATION,
             HttpHeaders.ETAG);
 

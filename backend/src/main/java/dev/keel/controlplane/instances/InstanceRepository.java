@@ -36,18 +36,18 @@ class InstanceRepository {
     }
 
     void insert(UUID id, UUID organizationId, UUID cloudAccountId, String name, String region, InstanceSpec spec,
-                boolean deletionProtection) {
+                boolean deletionProtection, Inventory inventory) {
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                        zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
-                                       catalog_version, deletion_protection, s3_gateway_endpoint)
-                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       catalog_version, deletion_protection, s3_gateway_endpoint, inventory)
+                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
                 """)
                 .params(id, organizationId, cloudAccountId, name, region, spec.network().vpcId(),
                         json.writeValueAsString(spec.network().subnets()), spec.network().zones(),
                         spec.wal().type().name(), spec.aku(), fsxThroughput(spec), fsxCount(spec),
                         spec.brokerVersion(), spec.catalogVersion(), deletionProtection,
-                        spec.network().s3GatewayEndpoint().name())
+                        spec.network().s3GatewayEndpoint().name(), json.writeValueAsString(inventory))
                 .update();
     }
 

@@ -19,6 +19,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.billing.CapacityLimits;
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
@@ -63,12 +64,14 @@ public class Instances {
     private final ProvisioningTargets targets;
     private final InstanceWorkflow workflow;
     private final AuditLog audit;
+    private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
-              TransactionTemplate transactions, @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              CapacityLimits limits, TransactionTemplate transactions,
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -77,6 +80,7 @@ public class Instances {
         this.targets = targets;
         this.workflow = workflow;
         this.audit = audit;
+        this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
     }
@@ -125,16 +129,18 @@ public class Instances {
     Operation create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
-        checkedInCloud(caller, account, request, catalog);
+        InstanceSpec spec = specOf(request, catalog);
+        // Recorded with the instance: its launch template boots exactly what was checked here.
+        BootImage boot = checkedInCloud(caller, account, request, spec).boot();
         return transactions.execute(status -> {
+            limits.checkLocked(caller.organizationId(), null, "aku", request.aku());
             if (repository.nameTaken(caller.organizationId(), request.name())) {
                 throw nameTaken(request.name());
             }
             UUID id = UUID.randomUUID();
-            InstanceSpec spec = specOf(request, catalog);
             try {
                 repository.insert(id, caller.organizationId(), account.id(), request.name(), request.region(), spec,
-                        request.protectedFromDeletion());
+                        request.protectedFromDeletion(), Inventory.booting(boot));
             } catch (DuplicateKeyException e) {
                 throw nameTaken(request.name());
             }
@@ -150,7 +156,7 @@ public class Instances {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         return Plan.of(ChangeKind.CREATE, driver.plan(ChangeKind.CREATE,
-                checkedInCloud(caller, account, request, catalog), false));
+                checkedInCloud(caller, account, request, specOf(request, catalog)), false));
     }
 
     /**
@@ -159,10 +165,10 @@ public class Instances {
      * recorded or created.
      */
     private ProvisioningTarget checkedInCloud(Caller caller, CloudAccount account, InstanceCreation request,
-                                              SizingCatalog catalog) {
-        BootImage boot = bootImage(account, request, catalog);
+                                              InstanceSpec spec) {
+        BootImage boot = bootImage(account, request, spec.brokerVersion());
         Instance draft = new Instance(UUID.randomUUID(), caller.organizationId(), account.id(), request.name(),
-                request.region(), InstanceState.CREATING, specOf(request, catalog), 1, Inventory.EMPTY, List.of(),
+                request.region(), InstanceState.CREATING, spec, 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
         ProvisioningTarget target = targets.of(draft, boot);
         requireNetworkPaths(account, request, target);
@@ -204,8 +210,7 @@ public class Instances {
      * transaction): a region without the machine image, or a broker version without a published broker image, is
      * refused before anything is recorded or created.
      */
-    private BootImage bootImage(CloudAccount account, InstanceCreation request, SizingCatalog catalog) {
-        String version = specOf(request, catalog).brokerVersion();
+    private BootImage bootImage(CloudAccount account, InstanceCreation request, String version) {
         try {
             return driver.bootImage(ProvisioningTargets.account(account), request.region(), version);
         } catch (ProvisioningException e) {
@@ -234,6 +239,7 @@ public class Instances {
             return Plan.of(ChangeKind.REPAIR, driver.plan(ChangeKind.REPAIR, targets.of(instance), true));
         }
         InstanceSpec proposed = proposed(instance, update.capacity());
+        limits.check(caller.organizationId(), id, "aku", proposed.aku());
         requireNetwork(caller, instance);
         Instance changed = new Instance(instance.id(), instance.organizationId(), instance.cloudAccountId(), instance.name(),
                 instance.region(), instance.state(), proposed, instance.specVersion() + 1, instance.inventory(),
@@ -257,19 +263,21 @@ public class Instances {
     }
 
     /**
-     * Checks the change and the instance's network in the customer's account first, outside any
-     * transaction, then checks the change again under the instance's lock and records it. A change of
-     * deletion protection alongside is recorded with it.
+     * Checks the change, the organization's limits and the instance's network in the customer's account first,
+     * outside any transaction, then checks the change and the limits again under the instance's and the
+     * organization's locks and records it. A change of deletion protection alongside is recorded with it.
      */
     Operation update(Caller caller, UUID id, String ifMatch, InstanceUpdate update) {
         requireIfMatch(id, ifMatch);
         Instance current = get(caller.organizationId(), id);
-        checkedUpdate(current, ifMatch, update.capacity());
+        InstanceSpec asked = checkedUpdate(current, ifMatch, update.capacity());
+        limits.check(caller.organizationId(), id, "aku", asked.aku());
         requireNetwork(caller, current);
         return transactions.execute(status -> {
             Instance instance = repository.lock(caller.organizationId(), id)
                     .orElseThrow(() -> ApiException.notFound("Instance", id));
             InstanceSpec proposed = checkedUpdate(instance, ifMatch, update.capacity());
+            limits.checkLocked(caller.organizationId(), id, "aku", proposed.aku());
             repository.updateCapacity(id, proposed.aku(), proposed.fsx(), InstanceState.CHANGING);
             if (update.deletionProtection() != null && update.deletionProtection() != instance.deletionProtection()) {
                 setDeletionProtection(caller, instance, update.deletionProtection());
@@ -422,7 +430,10 @@ public class Instances {
         return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion());
     }
 
-    /** The rules a create must pass, and the cloud account it goes to. */
+    /**
+     * The rules a create must pass, and the cloud account it goes to: the spec, then the organization's limits,
+     * before the account's network is read through its role.
+     */
     private CloudAccount validate(Caller caller, InstanceCreation request, SizingCatalog catalog) {
         int zones = request.network() == null ? 0 : request.network().zones();
         new SpecRules(catalog)
@@ -433,6 +444,7 @@ public class Instances {
                 .capacity("network.subnets", zones, request.wal(), request.aku(), request.fsx())
                 .brokerVersion(request.brokerVersion(), request.wal())
                 .orThrow();
+        limits.check(caller.organizationId(), null, "aku", request.aku());
         CloudAccount account = accounts.find(caller.organizationId(), request.cloudAccountId())
                 .orElseThrow(() -> ApiException.validation("cloudAccountId",
                         "no cloud account " + request.cloudAccountId() + " in this organization; register it first"));

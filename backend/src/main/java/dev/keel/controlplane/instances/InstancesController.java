@@ -23,6 +23,7 @@ import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
 import dev.keel.controlplane.shared.PathIds;
+import dev.keel.controlplane.shared.QueryFlags;
 
 @RestController
 @RequestMapping("/api/v1/instances")
@@ -115,13 +116,7 @@ class InstancesController {
 
     /** A boolean query parameter, written as JSON writes one; left out, false. */
     private static boolean flag(String name, String value) {
-        if (value == null || value.equals("false")) {
-            return false;
-        }
-        if (value.equals("true")) {
-            return true;
-        }
-        throw ApiException.validation(name, "must be true or false");
+        return Boolean.TRUE.equals(QueryFlags.parse(name, value));
     }
 
     private InstanceView view(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported) {

@@ -145,11 +145,13 @@ class TenancyApiTest extends ApiTest {
             case "planInstance" -> Map.of("aku", 9);
             case "updateInstance" -> Map.of("aku", 9);
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
+            case "setBillingBudget" -> Map.of();
             case "getCurrentOrganization", "getOnboardingTemplate", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
-                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage" -> null;
+                 "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage",
+                 "getBillingSubscription", "getBillingBudget" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }

@@ -2,6 +2,7 @@ package dev.keel.controlplane.estimates;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every region a catalog offers has every price an estimate needs there. What "needs" means is the estimator's own
  * path: every spec a customer can pick in the region (each WAL type in each zone count it allows, each FSx throughput,
- * its S3 traffic through a gateway endpoint or a NAT gateway) is priced, and a price the catalog lacks either stops
- * the estimator or reads as zero, which a line that bills a quantity must never show.
+ * its S3 traffic through a gateway endpoint or a NAT gateway, the comparison's brokers on demand and reserved) is
+ * priced, and a price the catalog lacks either stops the estimator or reads as zero, which a line that bills a quantity
+ * must never show.
  */
 class CatalogPricesTest {
 
@@ -50,15 +52,19 @@ class CatalogPricesTest {
         for (SizingCatalog.WalTypeOption wal : catalog.walTypes()) {
             for (int zones : wal.zones()) {
                 for (Integer throughput : wal.type() == WalType.FSWAL ? fsxThroughputs(catalog) : nothing()) {
-                    // Through an S3 gateway endpoint, or (the spec leaving routing alone) through a NAT gateway.
+                    // Through an S3 gateway endpoint, or (the spec leaving routing alone) through a NAT gateway;
+                    // the comparison's brokers bought each way an estimate offers.
                     for (boolean s3ThroughNat : List.of(false, true)) {
-                        CostEstimate estimate = estimator.estimate(offered.region(), zones, wal.type(), aku, throughput,
-                                throughput == null ? null : 1, s3ThroughNat, BUSY);
-                        String spec = offered + " " + wal.type() + " in " + zones + " zone(s)"
-                                + (throughput == null ? "" : " with " + throughput + " MBps FSx")
-                                + (s3ThroughNat ? ", S3 through a NAT gateway" : "");
-                        assertEveryQuantityPriced(spec + ", diskless", estimate.diskless());
-                        assertEveryQuantityPriced(spec + ", self-managed Kafka", estimate.selfManagedKafka());
+                        for (PurchaseOption option : PurchaseOption.values()) {
+                            CostEstimate estimate = estimator.estimate(offered.region(), zones, wal.type(), aku, throughput,
+                                    throughput == null ? null : 1, s3ThroughNat, BUSY,
+                                    new EstimateAssumptions(option, false, 1.0), Set.of());
+                            String spec = offered + " " + wal.type() + " in " + zones + " zone(s)"
+                                    + (throughput == null ? "" : " with " + throughput + " MBps FSx")
+                                    + (s3ThroughNat ? ", S3 through a NAT gateway" : "") + ", Kafka " + option;
+                            assertEveryQuantityPriced(spec + ", diskless", estimate.diskless());
+                            assertEveryQuantityPriced(spec + ", self-managed Kafka", estimate.selfManagedKafka());
+                        }
                     }
                 }
             }

@@ -14,12 +14,13 @@ import dev.keel.controlplane.support.Database.StepRun;
 import dev.keel.controlplane.support.Fixtures;
 import dev.keel.controlplane.support.WorkerEnvironment;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code kill -9} of the worker in the middle of a step: a new process revives the operation,
- * repeats only the step that was in flight and finishes it.
+ * repeats only the step that was in flight and finishes it, with what the brokers boot as the create recorded it.
  */
 class KillAndResumeIT {
 
@@ -30,6 +31,7 @@ class KillAndResumeIT {
         Map<String, String> environment = WorkerEnvironment.withStepDelay(Duration.ofSeconds(2));
         String operation;
         String instance;
+        JsonNode recorded;
         String first = "doomed-" + UUID.randomUUID().toString().substring(0, 6);
         BackendProcess doomed = BackendProcess.start(first, environment);
         try {
@@ -37,6 +39,8 @@ class KillAndResumeIT {
             JsonNode created = api.post("/instances", Fixtures.instanceBody(Fixtures.registerAccount(api).get("id").asString(), "S3", 1, 3)).json();
             operation = created.get("id").asString();
             instance = created.get("instanceId").asString();
+            recorded = boot(instance);
+            assertThat(recorded.get("machineImage").asString()).as("recorded by the create").startsWith("ami-");
             awaitStepRunning(UUID.fromString(operation), KILLED_STEP);
         } finally {
             doomed.kill();
@@ -65,7 +69,14 @@ class KillAndResumeIT {
             JsonNode resumed = api.get("/instances/" + instance).json();
             assertThat(resumed.get("state").asString()).isEqualTo("RUNNING");
             assertThat(resumed.get("inventory").get("brokers").size()).isEqualTo(resumed.get("sizing").get("brokerCount").asInt());
+            assertThat(boot(instance)).as("what the brokers boot, handed from step to step across the crash")
+                    .isEqualTo(recorded);
         }
+    }
+
+    /** What the instance's brokers boot, as its stored inventory records it. */
+    private static JsonNode boot(String instance) {
+        return JsonMapper.shared().readTree(Database.inventory(UUID.fromString(instance))).get("boot");
     }
 
     private static void awaitStepRunning(UUID operation, int position) throws InterruptedException {

@@ -46,6 +46,22 @@ public final class Database {
         return steps;
     }
 
+    /** The instance's inventory as stored (JSON), which holds what its create recorded its brokers boot. */
+    public static String inventory(UUID instanceId) {
+        try (Connection connection = connect(TestEnvironment.databaseUrl());
+             PreparedStatement query = connection.prepareStatement("SELECT inventory FROM instances WHERE id = ?")) {
+            query.setObject(1, instanceId);
+            try (ResultSet rows = query.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("No instance " + instanceId);
+                }
+                return rows.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs one statement with its parameters on the test database; returns the rows it changed. */
     public static int update(String sql, Object... parameters) {
         try (Connection connection = connect(TestEnvironment.databaseUrl());

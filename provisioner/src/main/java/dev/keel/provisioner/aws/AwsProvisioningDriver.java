@@ -355,8 +355,10 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     /**
      * What the instance's brokers boot: what the target says (a create's plan, resolved when it was validated);
      * else what its launch template already boots, so that AWS publishing a newer AMI is no drift and rolls no
-     * broker; else, where the launch template is to be made ({@code resolve}), the region's current Amazon Linux
-     * image and the broker version's image. Steps that neither make nor read the template need neither.
+     * broker; else what its create resolved and checked before accepting it, recorded in its inventory, so that the
+     * template is made with exactly that, however far AWS has moved the parameter since; else, where the launch
+     * template is to be made ({@code resolve}), the region's current Amazon Linux image and the broker version's
+     * image (an instance whose create recorded none). Steps that neither make nor read the template need neither.
      */
     private BootImage boot(ProvisioningTarget target, AwsClients.Customer aws, ObservedState observed,
                            boolean resolve) {
@@ -367,6 +369,9 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         if (template.isPresent() && template.get().attribute("imageId") != null
                 && template.get().attribute("brokerImage") != null) {
             return new BootImage(template.get().attribute("imageId"), template.get().attribute("brokerImage"));
+        }
+        if (target.observed() != null && target.observed().boot() != null) {
+            return target.observed().boot();
         }
         if (!resolve) {
             return new BootImage(null, null);
@@ -420,7 +425,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                         .add(new Inventory.CloudResource(r.type(), r.id())));
         List<Inventory.CloudResource> resources = byType.values().stream().flatMap(List::stream).toList();
         if (!types.contains(ObservedState.EC2_INSTANCE)) {
-            return new Inventory(before.bootstrapServers(), before.brokers(), resources);
+            return new Inventory(before.bootstrapServers(), before.brokers(), resources, before.boot());
         }
         List<Inventory.Broker> brokers = fresh.ofType(ObservedState.EC2_INSTANCE).stream()
                 .filter(r -> "running".equals(r.attribute("state")) || "pending".equals(r.attribute("state")))
@@ -431,7 +436,8 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                                 : r.attribute("privateIp") + ":" + DesiredState.KAFKA_PORT, r.id()))
                 .toList();
         List<String> addresses = brokers.stream().map(Inventory.Broker::address).filter(a -> a != null).toList();
-        return new Inventory(addresses.isEmpty() ? null : String.join(",", addresses), brokers, resources);
+        return new Inventory(addresses.isEmpty() ? null : String.join(",", addresses), brokers, resources,
+                before.boot());
     }
 
     private boolean fsxInScope(WalType walType) {

@@ -271,21 +271,13 @@ class AwsProvisioningDriverIT {
 
     @Test
     void everyCallIntoTheAccountGoesThroughOneCachedAssumeRole() {
-        List<String> operations = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        software.amazon.awssdk.core.interceptor.ExecutionInterceptor recorder =
-                new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
-                    @Override
-                    public void beforeExecution(software.amazon.awssdk.core.interceptor.Context.BeforeExecution c,
-                                                software.amazon.awssdk.core.interceptor.ExecutionAttributes a) {
-                        operations.add(a.getAttribute(
-                                software.amazon.awssdk.core.interceptor.SdkExecutionAttribute.OPERATION_NAME));
-                    }
-                };
+        CallRecorder recorder = new CallRecorder();
         try (AwsProvisioningDriver recorded = new AwsProvisioningDriver(
                 aws.settings().withInterceptors(List.of(recorder)))) {
             ProvisioningTarget t = target(WalType.S3, 1, 1);
             run(recorded, ChangeKind.CREATE, t);
             run(recorded, ChangeKind.DELETE, t);
+            List<String> operations = recorder.take();
             assertThat(operations).first().isEqualTo("AssumeRole");
             assertThat(operations).filteredOn("AssumeRole"::equals).hasSize(1);
             assertThat(operations).hasSizeGreaterThan(20);

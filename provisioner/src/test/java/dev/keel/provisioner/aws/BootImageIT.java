@@ -21,8 +21,8 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * What brokers boot, against a real LocalStack ({@code KEEL_AWS_ENDPOINT}), which serves AWS's public Amazon Linux
- * parameters per region as AWS does: resolved through the customer's role, refused where the region has none, and
- * kept in the launch template once made.
+ * parameters per region as AWS does: resolved through the customer's role, refused where the region has none, made
+ * into the launch template as a create recorded them, and kept there once made.
  */
 class BootImageIT {
 
@@ -63,6 +63,33 @@ class BootImageIT {
                     assertThat(e.code()).isEqualTo("NO_BROKER_IMAGE");
                     assertThat(e.getMessage()).contains("1.0.0");
                 });
+    }
+
+    @Test
+    void theLaunchTemplateBootsTheImageTheCreateRecordedNotTheOneTheParameterNamesNow() {
+        // Recorded by the create before its 202; the parameter has moved since. The broker image is in the account's
+        // ECR, which the broker role must be allowed to pull from.
+        BootImage recorded = new BootImage("ami-0f1e2d3c4b5a69788", aws.account.awsAccountId()
+                + ".dkr.ecr.us-east-1.amazonaws.com/keel/keel-broker@sha256:" + "cd".repeat(32));
+        ProvisioningTarget accepted = new ProvisioningTarget(UUID.randomUUID(), "it-recorded", LocalStackAccount.REGION,
+                aws.account, aws.vpcId, aws.zones, WalType.S3, 3, null, null, "t3.micro", 3, "4.1.0",
+                Inventory.booting(recorded), new ProvisioningTarget.Agent(null, null, "token"));
+        assertThat(driver.bootImage(aws.account, LocalStackAccount.REGION, "4.1.0").machineImage())
+                .isNotEqualTo(recorded.machineImage());
+        // Each step hands the inventory on, as the backend stores it between steps and a resumed worker reads it.
+        ProvisioningTarget created = AwsProvisioningDriverIT.run(driver, ChangeKind.CREATE, accepted);
+        try {
+            assertThat(created.observed().boot()).isEqualTo(recorded);
+            assertThat(driver.observe(created).find(ObservedState.LAUNCH_TEMPLATE, DesiredState.LAUNCH_TEMPLATE_NAME)
+                    .orElseThrow().attributes()).containsEntry("imageId", recorded.machineImage())
+                    .containsEntry("brokerImage", recorded.brokerImage());
+            DesiredState.BrokerRole role = driver.desired(created).role();
+            assertThat(aws.iam.getRolePolicy(r -> r.roleName(role.roleName()).policyName(role.policyName()))
+                    .policyDocument()).as("made before the template, from the same record").contains("BatchGetImage");
+            assertThat(driver.plan(ChangeKind.REPAIR, created, true)).as("no drift").isEmpty();
+        } finally {
+            AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, created);
+        }
     }
 
     @Test

@@ -18,14 +18,18 @@ import software.amazon.awssdk.services.iam.model.Role;
 
 /**
  * Every broker role the provisioner creates carries the account's permissions boundary, whatever the WAL type, as
- * IAM itself reports it; a boundary taken off behind Keel's back shows in a repair's plan and is put back. Against
+ * IAM itself reports it (set by CreateRole, not put again after it); a boundary taken off behind Keel's back shows
+ * in a repair's plan and is put back. Against
  * LocalStack (and the FSx emulator, which a FSWAL instance's observation reads).
  */
 class BrokerRoleBoundaryIT {
 
     static final LocalStackAccount aws = new LocalStackAccount();
+    static final CallRecorder calls = new CallRecorder();
     @AutoClose
-    static final AwsProvisioningDriver driver = aws.driverWithFsx();
+    static final AwsProvisioningDriver driver = new AwsProvisioningDriver(aws.settings()
+            .withEndpoints(AwsEndpoints.all(aws.endpoint).withFsx(LocalStackAccount.fsxEndpoint()))
+            .withInterceptors(List.of(calls)));
 
     @ParameterizedTest
     @EnumSource(WalType.class)
@@ -42,8 +46,11 @@ class BrokerRoleBoundaryIT {
         assertThat(aws.iam.getPolicy(b -> b.policyArn(boundary)).policy().path()).as("the account's boundary")
                 .isEqualTo("/keel/");
 
+        calls.take();
         t = t.withObserved(driver.apply("create-broker-role", t));
 
+        assertThat(calls.take()).as("CreateRole sets the boundary, so it is not put again").contains("CreateRole")
+                .doesNotContain("PutRolePermissionsBoundary");
         assertThat(role(desired).permissionsBoundary()).as("read back from IAM").isNotNull()
                 .satisfies(b -> assertThat(b.permissionsBoundaryArn()).isEqualTo(boundary));
         assertThat(roleChanges(t)).isEmpty();
@@ -53,7 +60,9 @@ class BrokerRoleBoundaryIT {
         assertThat(roleChanges(t)).containsExactly("~ iam-role broker-role (" + desired.role().roleName()
                 + "): restore its permissions boundary " + boundary);
 
+        calls.take();
         t = t.withObserved(driver.apply("create-broker-role", t));
+        assertThat(calls.take()).contains("PutRolePermissionsBoundary");
         assertThat(role(desired).permissionsBoundary().permissionsBoundaryArn()).isEqualTo(boundary);
         assertThat(roleChanges(t)).isEmpty();
 

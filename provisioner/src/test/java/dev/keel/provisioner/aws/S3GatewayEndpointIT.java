@@ -61,6 +61,24 @@ class S3GatewayEndpointIT {
     }
 
     @Test
+    void aNewEndpointIsTakenFromCreateVpcEndpointsAnswerWithoutReadingTheVpcAgain() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        CallRecorder calls = new CallRecorder();
+        try (AwsProvisioningDriver recorded = new AwsProvisioningDriver(aws.settings()
+                .withInterceptors(List.of(calls)))) {
+            recorded.networkPathGaps(t);
+            calls.take();
+            Inventory applied = recorded.apply("prepare-network-paths", t);
+
+            assertThat(calls.take()).containsExactly("DescribeRouteTables", "DescribeVpcEndpoints", "CreateVpcEndpoint");
+            String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+            assertThat(applied.resources()).containsExactly(new Inventory.CloudResource("s3-gateway-endpoint", endpoint));
+            assertThat(endpointPlan(t.withObserved(applied))).as("what a fresh observation finds").isEmpty();
+        }
+    }
+
+    @Test
     void anotherInstanceOfTheVpcKeepsTheSharedEndpointUntilItGoesToo() {
         LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
         ProvisioningTarget first = target(aws, S3GatewayEndpointMode.CREATE);

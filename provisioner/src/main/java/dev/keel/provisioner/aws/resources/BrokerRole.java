@@ -100,14 +100,16 @@ public final class BrokerRole implements ManagedResource {
         DesiredState.BrokerRole role = ctx.desired().role();
         for (ResourceChange change : changes) {
             boolean isRole = change.type().equals(ObservedState.IAM_ROLE);
-            if (change.action() == Action.CREATE && isRole) {
-                createRole(ctx, iam, role);
-            } else if (change.action() == Action.CREATE) {
+            // A role this call created carries the boundary already; one found instead, or drifted, may not.
+            boolean bounded = change.action() == Action.CREATE && isRole && createRole(ctx, iam, role);
+            if (change.action() == Action.CREATE && !isRole) {
                 createProfile(ctx, iam, role);
             }
             if (isRole) {
                 // The boundary first: the control-plane role may write a policy only on a role that carries it.
-                putBoundary(iam, role);
+                if (!bounded) {
+                    putBoundary(iam, role);
+                }
                 putPolicy(iam, role);
             } else {
                 addRole(iam, role);
@@ -138,15 +140,18 @@ public final class BrokerRole implements ManagedResource {
         ctx.observedOwn(List.of());
     }
 
-    private static void createRole(StepContext ctx, IamClient iam, DesiredState.BrokerRole role) {
+    /** Whether this call created the role (with its boundary); false when an earlier attempt had. */
+    private static boolean createRole(StepContext ctx, IamClient iam, DesiredState.BrokerRole role) {
         try {
             iam.createRole(b -> b.roleName(role.roleName()).path(role.path())
                     .permissionsBoundary(role.permissionsBoundary())
                     .assumeRolePolicyDocument(role.trustPolicy())
                     .description("Keel brokers of instance " + ctx.desired().instanceId())
                     .tags(tags(ctx, ROLE)));
+            return true;
         } catch (EntityAlreadyExistsException e) {
-            // created by an earlier attempt whose answer was lost
+            // created by an earlier attempt whose answer was lost, or by someone else meanwhile
+            return false;
         } catch (SdkException e) {
             throw AwsCalls.classify("iam:CreateRole", e);
         }

@@ -122,14 +122,19 @@ public final class S3GatewayEndpoint implements ManagedResource {
         refuse(gaps, NetworkPathGap.Path.EC2_API, "NO_PATH_TO_AWS_APIS");
         refuse(gaps, NetworkPathGap.Path.S3_GATEWAY_ENDPOINT, "S3_GATEWAY_ENDPOINT_MISSING");
         Map<String, List<String>> uncovered = uncovered(routes);
+        Optional<List<ObservedState.Resource>> answered = Optional.empty();
         for (ResourceChange change : changes) {
             List<String> add = List.copyOf(uncovered.keySet());
             if (change.action() == Action.CREATE) {
-                create(ctx, want, add);
+                answered = made(want, routes, create(ctx, want, add), add);
             } else if (change.action() == Action.UPDATE) {
                 AwsCalls.run("ec2:ModifyVpcEndpoint", () -> ctx.aws().ec2().modifyVpcEndpoint(b -> b
                         .vpcEndpointId(change.id()).addRouteTableIds(add)));
             }
+        }
+        if (answered.isPresent()) {
+            ctx.observedOwn(answered.get());
+            return;
         }
         ctx.await(ObservedState.S3_GATEWAY_ENDPOINT, "the S3 gateway endpoint on every subnet's route table", null, () -> {
             ctx.observedOwn(observe(ctx.aws(), ctx.desired()));
@@ -208,15 +213,42 @@ public final class S3GatewayEndpoint implements ManagedResource {
                 String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others)))).toList();
     }
 
-    private static void create(StepContext ctx, DesiredState.NetworkPaths want, List<String> routeTables) {
+    /**
+     * What observing again would find right after {@code created}, when its answer says as much: the endpoint
+     * available on every route table it was to cover ({@code routeTables}), and so on each of those subnets' routes.
+     * AWS answers so for a gateway endpoint, which has no provisioning of its own; any other answer is awaited by
+     * observing. How many other instances use the endpoint is not read here: only a delete needs it, and it
+     * observes afresh.
+     */
+    private static Optional<List<ObservedState.Resource>> made(DesiredState.NetworkPaths want,
+                                                               List<ObservedState.Resource> routes, VpcEndpoint created,
+                                                               List<String> routeTables) {
+        String state = String.valueOf(created.stateAsString()).toLowerCase();
+        if (!"available".equals(state) || !created.routeTableIds().containsAll(routeTables)) {
+            return Optional.empty();
+        }
+        List<ObservedState.Resource> found = new ArrayList<>(List.of(new ObservedState.Resource(
+                ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(), created.vpcEndpointId(),
+                Map.of("state", state))));
+        for (ObservedState.Resource route : routes) {
+            Map<String, String> attributes = new LinkedHashMap<>(route.attributes());
+            if (routeTables.contains(route.id())) {
+                attributes.put(S3_ENDPOINT, created.vpcEndpointId());
+            }
+            found.add(new ObservedState.Resource(route.type(), route.logicalName(), route.id(), attributes));
+        }
+        return Optional.of(found);
+    }
+
+    private static VpcEndpoint create(StepContext ctx, DesiredState.NetworkPaths want, List<String> routeTables) {
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put(DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY);
         tags.put(DesiredState.TAG_RESOURCE, want.endpointLogicalName());
         tags.put("Name", "keel-s3-" + want.vpcId());
         try {
-            ctx.aws().ec2().createVpcEndpoint(b -> b.vpcId(want.vpcId()).serviceName(want.s3ServiceName())
+            return ctx.aws().ec2().createVpcEndpoint(b -> b.vpcId(want.vpcId()).serviceName(want.s3ServiceName())
                     .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(routeTables).clientToken(want.clientToken())
-                    .tagSpecifications(Tags.ec2(ResourceType.VPC_ENDPOINT, tags)));
+                    .tagSpecifications(Tags.ec2(ResourceType.VPC_ENDPOINT, tags))).vpcEndpoint();
         } catch (SdkException e) {
             // Another instance of the VPC created its endpoint first, or someone put a route to S3 on one of these
             // tables meanwhile: observe again and add what is still missing.
