@@ -56,6 +56,8 @@ class MeteringRecordsApiTest extends ApiTest {
                 .containsSubsequence("1999-02-01T01:00:00Z", "1999-02-01T00:00:00Z", "1999-01-31T23:00:00Z");
         assertThat(api(OTHER_ORG_ADMIN).get("/billing/metering-records?month=1999-02").json().get("items"))
                 .as("another organization's ledger").isEmpty();
+        assertThat(viewer.get("/billing/metering-records?month=9999-12").json().get("items"))
+                .as("the last month there is").isEmpty();
 
         Database.update("DELETE FROM metering_records WHERE subscription_id = ?", subscription);
         Database.update("DELETE FROM marketplace_subscriptions WHERE id = ?", subscription);
