@@ -24,6 +24,7 @@ const CloudAccountsPage = lazy(() => import('../cloudAccounts/CloudAccountsPage'
 const ConnectCloudAccountPage = lazy(() => import('../cloudAccounts/ConnectCloudAccountPage'));
 const BillingPage = lazy(() => import('../billing/BillingPage'));
 const AuditLogPage = lazy(() => import('../audit/AuditLogPage'));
+const RegisterPage = lazy(() => import('../billing/RegisterPage'));
 
 const ORG_KEY = 'keel.organization';
 
@@ -49,7 +50,7 @@ export default function SignedIn({ config }: { config: ConsoleConfig }) {
           renewing.current = true;
           auth
             .signinSilent()
-            .catch(() => auth.signinRedirect({ state: { returnTo: window.location.pathname } }))
+            .catch(() => auth.signinRedirect({ state: { returnTo: window.location.pathname + window.location.search } }))
             .finally(() => {
               renewing.current = false;
             });
@@ -60,12 +61,12 @@ export default function SignedIn({ config }: { config: ConsoleConfig }) {
   );
 
   const switchOrganization = useCallback(
-    (slug: string) => {
+    (slug: string, path = '/instances') => {
       localStorage.setItem(ORG_KEY, slug);
       orgRef.current = slug;
       queryClient.clear();
       setOrgSlug(slug);
-      window.history.pushState({}, '', '/instances');
+      window.history.pushState({}, '', path);
     },
     [queryClient],
   );
@@ -98,7 +99,7 @@ function OrganizationGate({
 }: {
   slug: string | undefined;
   onNotMember: () => void;
-  switchOrganization: (slug: string) => void;
+  switchOrganization: (slug: string, path?: string) => void;
   signOut: () => void;
 }) {
   const org = useOrganization(slug);
@@ -169,6 +170,7 @@ export function AppRoutes() {
         <Route path="cloud-accounts" element={<CloudAccountsPage />} />
         <Route path="cloud-accounts/connect" element={<ConnectCloudAccountPage />} />
         <Route path="billing" element={<BillingPage />} />
+        <Route path="register" element={<RegisterPage />} />
         <Route path="audit" element={<AuditLogPage />} />
         <Route
           path="*"

@@ -6,7 +6,8 @@ export interface Session {
   role: Role;
   /** Editors and admins change instances and cloud accounts; viewers only read. */
   canEdit: boolean;
-  switchOrganization: (slug: string) => void;
+  /** Acts in another of the user's organizations from now on, starting at `path` (default the instances). */
+  switchOrganization: (slug: string, path?: string) => void;
   signOut: () => void;
 }
 

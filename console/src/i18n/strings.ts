@@ -623,9 +623,42 @@ export const strings = {
         `Without an AWS Marketplace subscription the organization runs on the trial: ${used} of ${of} AKU-hours used, at most ${maxAku} AKU at once. Subscribe to Keel on AWS Marketplace to run more.`,
     },
   },
+  register: {
+    title: 'Link your AWS Marketplace subscription',
+    description:
+      'You subscribed to Keel on AWS Marketplace. Linking the subscription to an organization makes it the one that organization is billed through.',
+    subscription: 'Subscription',
+    account: 'Billed to AWS account',
+    licence: 'Licence',
+    legacy: (customer: string | null) => `No licence ARN (listing from before June 2026); customer ${customer ?? 'unknown'}`,
+    product: 'Product code',
+    expires: 'Link before',
+    linkTo: (org: string) => `Link to ${org}`,
+    linkExplained: (org: string) =>
+      `The subscription will pay for organization ${org}. New to Keel? The organization you landed in when you signed up is yours to link.`,
+    otherOrganization: 'Link to another organization',
+    otherOrganizationHint: 'Organizations you administer; this page opens again in the one you choose.',
+    chooseOrganization: 'Choose an organization',
+    link: 'Link subscription',
+    linked: (org: string) => `The AWS Marketplace subscription is linked to ${org}.`,
+    linkFailed: 'The subscription could not be linked',
+    adminOnly: (org: string) => `Only an admin of ${org} can link a subscription`,
+    adminOnlyBody: (org: string, role: string) =>
+      `You are ${role} in ${org}. Send this page's address to an admin of ${org}, or link it to an organization you administer.`,
+    noReference: 'This page needs the link AWS Marketplace sent you here with',
+    startAgain:
+      'Go back to AWS Marketplace, open your subscription to Keel (Your Marketplace software) and choose Set up your account again.',
+    loadFailed: 'The registration could not be loaded',
+    states: {
+      'registration-used': 'This subscription is already linked',
+      'registration-expired': 'This registration has expired',
+      'not-found': 'This registration does not exist',
+    },
+  },
   instanceStatus: {
     degraded: 'Running — degraded',
     awaiting: 'Running — waiting for the brokers’ first reports',
+    starting: 'Running — new brokers starting',
     see: { brokers: 'See the brokers', overview: 'See the conditions' },
   },
   /** How a change the API accepted ended, in the notice that said it started. */

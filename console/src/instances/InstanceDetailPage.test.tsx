@@ -64,6 +64,25 @@ describe('instance detail', () => {
     await waitFor(() => expect(screen.getByTestId('brokers-table').textContent).toContain('listener is unreachable'));
   });
 
+  it('shows a scale-up whose new brokers have not reported yet as in progress, not degraded', async () => {
+    renderDetail({
+      ...runningInstance,
+      conditions: [
+        {
+          type: 'Degraded',
+          status: 'Unknown',
+          reason: 'BrokersStarting',
+          message: 'Brokers 3, 4, 5 are starting (scale-up in progress); every other broker reports healthy.',
+          lastTransitionTime: '2026-11-24T10:20:00Z',
+        },
+      ],
+    });
+    const state = await screen.findByTestId('instance-state');
+    expect(state.dataset.health).toBe('starting');
+    expect(createWrapper(state).findStatusIndicator()!.getElement().textContent).toBe('Running — new brokers starting');
+    expect(screen.getByTestId('instance-health-message').textContent).toContain('Brokers 3, 4, 5 are starting');
+  });
+
   it('shows a running instance without a complaint as running', async () => {
     renderDetail(runningInstance);
     const state = await screen.findByTestId('instance-state');

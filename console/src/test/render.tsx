@@ -3,7 +3,7 @@ import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiClientContext, createKeelClient } from '../api/client';
-import type { Role } from '../api/types';
+import type { Organization, Role } from '../api/types';
 import { NotificationsProvider } from '../app/notifications';
 import { canEdit, SessionContext } from '../app/session';
 import { organization } from './fixtures';
@@ -32,7 +32,20 @@ export function fakeApi(routes: Record<string, Handler | unknown>) {
 
 export function renderWithProviders(
   ui: ReactElement,
-  { role = 'editor', api = fakeApi({}), route = '/' }: { role?: Role; api?: ReturnType<typeof fakeApi>; route?: string } = {},
+  {
+    role = 'editor',
+    api = fakeApi({}),
+    route = '/',
+    memberships,
+    switchOrganization = () => undefined,
+  }: {
+    role?: Role;
+    api?: ReturnType<typeof fakeApi>;
+    route?: string;
+    /** The user's organizations, when a test needs more than the one it acts in. */
+    memberships?: Organization['memberships'];
+    switchOrganization?: (slug: string, path?: string) => void;
+  } = {},
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const client = createKeelClient({
@@ -41,12 +54,12 @@ export function renderWithProviders(
     getOrganization: () => 'acme',
     fetch: api.fetch,
   });
-  const org = organization(role);
+  const org = { ...organization(role), ...(memberships && { memberships }) };
   return render(
     <QueryClientProvider client={queryClient}>
       <ApiClientContext.Provider value={client}>
         <SessionContext.Provider
-          value={{ organization: org, role, canEdit: canEdit(role), switchOrganization: () => undefined, signOut: () => undefined }}
+          value={{ organization: org, role, canEdit: canEdit(role), switchOrganization, signOut: () => undefined }}
         >
           <NotificationsProvider>
             <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>

@@ -223,6 +223,10 @@ public final class AwsApiEmulator implements AutoCloseable {
                     response = marketplace.seedCustomer(parseAdmin(body));
                     status = 201;
                 }
+                case "POST /_emulator/marketplace/registrations" -> {
+                    response = marketplace.mintRegistration(parseAdmin(body));
+                    status = 201;
+                }
                 case "GET /_emulator/marketplace/customers" -> response = marketplace.customers();
                 case "POST /_emulator/marketplace/customers/cancel" -> response = marketplace.cancelCustomer(parseAdmin(body));
                 case "GET /_emulator/marketplace/meter-records" ->

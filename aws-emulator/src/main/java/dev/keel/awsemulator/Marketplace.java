@@ -36,6 +36,8 @@ final class Marketplace {
     /** Tolerated clock skew for timestamps in the future. */
     static final Duration FUTURE_SKEW = Duration.ofMinutes(5);
     private static final int BATCH_LIMIT = 25;
+    /** The account that owns licences the emulator issues: the seller's, in AWS License Manager. */
+    private static final String SELLER_ACCOUNT = "123456789012";
     private static final int ENTITLEMENT_PAGE_LIMIT = 25;
     private static final Set<String> ENTITLEMENT_FILTERS =
             Set.of("CUSTOMER_IDENTIFIER", "DIMENSION", "CUSTOMER_AWS_ACCOUNT_ID", "LICENSE_ARN");
@@ -68,6 +70,8 @@ final class Marketplace {
     private final Map<String, Integer> receipts = new HashMap<>();
     /** MeterUsage ClientToken → (request, record). */
     private final Map<String, Map.Entry<JsonNode, MeterRecord>> meterUsageTokens = new HashMap<>();
+    /** Minted registration token → when AWS stops resolving it. */
+    private final Map<String, Instant> tokenExpiries = new HashMap<>();
 
     Marketplace(Clock clock, AgreementEventSender agreementEvents) {
         this.clock = clock;
@@ -82,6 +86,7 @@ final class Marketplace {
         meterUsageTokens.clear();
         licences.clear();
         receipts.clear();
+        tokenExpiries.clear();
     }
 
     // ------------------------------------------------------------------ Metering
@@ -106,6 +111,7 @@ final class Marketplace {
         if (customer == null) {
             throw new AwsError("InvalidTokenException", "Registration token is invalid");
         }
+        refuseExpired(token);
         ObjectNode out = Json.object();
         out.put("CustomerIdentifier", customer.customerIdentifier());
         out.put("ProductCode", customer.productCode());
@@ -429,13 +435,7 @@ final class Marketplace {
                     throw new IllegalArgumentException("entitlement " + dimension
                             + " needs a value (integer, number, boolean or string)");
                 }
-                String expiration = adminString(item, "expirationDate", false);
-                Instant expires;
-                try {
-                    expires = expiration == null ? null : Instant.parse(expiration);
-                } catch (DateTimeParseException e) {
-                    throw new IllegalArgumentException("expirationDate must be ISO-8601, like 2030-01-01T00:00:00Z");
-                }
+                Instant expires = adminInstant(item, "expirationDate");
                 seeded.add(new Entitlement(productCode, customerId, account, licenseArn, dimension, value.deepCopy(), expires));
             }
         }
@@ -472,6 +472,44 @@ final class Marketplace {
             event.accept(agreementEvents, new AgreementEventSender.Buyer(customer.productCode(),
                     customer.customerIdentifier(), customer.customerAWSAccountId(), customer.licenseArn()));
         }
+    }
+
+    /**
+     * Mints a registration token for a new buyer, as a subscription on AWS Marketplace would: {@code {"productCode",
+     * "entitlements"?, "expiresAt"? (ISO-8601)}} gets a random token, a new account id and a licence ARN, and answers
+     * the customer (see {@link #seedCustomer}). AWS does not publish how long a token lives; {@code expiresAt} makes
+     * ResolveCustomer answer ExpiredTokenException from then on.
+     */
+    synchronized JsonNode mintRegistration(JsonNode body) {
+        Instant expires = adminInstant(body, "expiresAt");
+        ObjectNode customer = Json.object();
+        customer.put("registrationToken", randomHex(48));
+        customer.set("productCode", body.get("productCode"));
+        customer.put("licenseArn", "arn:aws:license-manager::" + SELLER_ACCOUNT + ":license:l-" + randomHex(32));
+        if (body.has("entitlements")) {
+            customer.set("entitlements", body.get("entitlements"));
+        }
+        JsonNode minted = seedCustomer(customer);
+        if (expires != null) {
+            tokenExpiries.put(minted.get("registrationToken").stringValue(), expires);
+        }
+        return minted;
+    }
+
+    private void refuseExpired(String token) {
+        Instant expires = tokenExpiries.get(token);
+        if (expires != null && !clock.instant().isBefore(expires)) {
+            throw new AwsError("ExpiredTokenException", "Registration token has expired");
+        }
+    }
+
+    private static String randomHex(int digits) {
+        StringBuilder out = new StringBuilder(digits);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        while (out.length() < digits) {
+            out.append(Character.forDigit(random.nextInt(16), 16));
+        }
+        return out.toString();
     }
 
     synchronized JsonNode customers() {
@@ -531,6 +569,15 @@ final class Marketplace {
             item.put("licenseArn", licenseArn);
         }
         item.put("receipts", receipts.getOrDefault(record.meteringRecordId(), 1));
+    }
+
+    private static Instant adminInstant(JsonNode body, String member) {
+        String value = adminString(body, member, false);
+        try {
+            return value == null ? null : Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(member + " must be ISO-8601, like 2030-01-01T00:00:00Z");
+        }
     }
 
     private static String adminString(JsonNode body, String member, boolean required) {

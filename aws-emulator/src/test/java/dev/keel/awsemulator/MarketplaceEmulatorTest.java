@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +28,7 @@ import software.amazon.awssdk.services.marketplaceentitlement.model.InvalidParam
 import software.amazon.awssdk.services.marketplacemetering.MarketplaceMeteringClient;
 import software.amazon.awssdk.services.marketplacemetering.model.BatchMeterUsageResponse;
 import software.amazon.awssdk.services.marketplacemetering.model.DuplicateRequestException;
+import software.amazon.awssdk.services.marketplacemetering.model.ExpiredTokenException;
 import software.amazon.awssdk.services.marketplacemetering.model.InvalidTokenException;
 import software.amazon.awssdk.services.marketplacemetering.model.MarketplaceMeteringException;
 import software.amazon.awssdk.services.marketplacemetering.model.ResolveCustomerResponse;
@@ -108,6 +110,49 @@ class MarketplaceEmulatorTest {
                     assertThat(e.statusCode()).isEqualTo(400);
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidTokenException");
                 });
+    }
+
+    @Test
+    void aMintedTokenResolvesToANewBuyerWithALicence() throws Exception {
+        JsonNode minted = admin("POST", "/_emulator/marketplace/registrations", """
+                {"productCode": "%s", "entitlements": [{"dimension": "aku", "value": 24}]}
+                """.formatted(PRODUCT));
+        JsonNode other = admin("POST", "/_emulator/marketplace/registrations", """
+                {"productCode": "%s"}
+                """.formatted(PRODUCT));
+
+        ResolveCustomerResponse resolved = metering.resolveCustomer(r -> r.registrationToken(
+                minted.get("registrationToken").stringValue()));
+        assertThat(resolved.customerAWSAccountId()).matches("[0-9]{12}")
+                .isEqualTo(minted.get("customerAWSAccountId").stringValue())
+                .isNotEqualTo(other.get("customerAWSAccountId").stringValue());
+        // The SDK's model predates LicenseArn in ResolveCustomer; the licence is the one minted (the library reads it
+        // off the wire, MarketplaceCustomersIT).
+        String licence = minted.get("licenseArn").stringValue();
+        assertThat(licence).matches("arn:aws:license-manager::[0-9]{12}:license:l-[0-9a-f]{32}")
+                .isNotEqualTo(other.get("licenseArn").stringValue());
+        assertThat(resolved.productCode()).isEqualTo(PRODUCT);
+        assertThat(minted.get("registrationToken").stringValue())
+                .isNotEqualTo(other.get("registrationToken").stringValue());
+        List<Entitlement> entitled = entitlement.getEntitlements(r -> r.productCode(PRODUCT).filter(
+                Map.of(GetEntitlementFilterName.CUSTOMER_AWS_ACCOUNT_ID, List.of(resolved.customerAWSAccountId()))))
+                .entitlements();
+        assertThat(entitled).singleElement().satisfies(e -> assertThat(e.value().integerValue()).isEqualTo(24));
+    }
+
+    @Test
+    void aMintedTokenPastItsExpiryIsRefusedAsExpired() throws Exception {
+        String expired = admin("POST", "/_emulator/marketplace/registrations", """
+                {"productCode": "%s", "expiresAt": "%s"}
+                """.formatted(PRODUCT, Instant.now().minusSeconds(1))).get("registrationToken").stringValue();
+        String live = admin("POST", "/_emulator/marketplace/registrations", """
+                {"productCode": "%s", "expiresAt": "%s"}
+                """.formatted(PRODUCT, Instant.now().plusSeconds(3600))).get("registrationToken").stringValue();
+
+        assertThatThrownBy(() -> metering.resolveCustomer(r -> r.registrationToken(expired)))
+                .isInstanceOfSatisfying(ExpiredTokenException.class,
+                        e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ExpiredTokenException"));
+        assertThat(metering.resolveCustomer(r -> r.registrationToken(live)).customerAWSAccountId()).matches("[0-9]{12}");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import dev.keel.marketplace.customers.LicenseArnFromWire;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
@@ -50,6 +51,7 @@ public final class MarketplaceClients implements AutoCloseable {
         this.http = ApacheHttpClient.builder().maxConnections(16).connectionTimeout(Duration.ofSeconds(5))
                 .socketTimeout(Duration.ofSeconds(30)).build();
         List<ExecutionInterceptor> metered = new ArrayList<>();
+        metered.add(new LicenseArnFromWire());
         metered.add(new LicenseArns());
         metered.addAll(meteringInterceptors);
         this.metering = configure(MarketplaceMeteringClient.builder(), endpoints.marketplace(), MARKETPLACE_REGION,

@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.keel.marketplace.MarketplaceClients;
+import dev.keel.marketplace.customers.BuyerResolver;
 import dev.keel.marketplace.entitlements.Entitlements;
 import dev.keel.marketplace.metering.UsageMeter;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -67,6 +68,11 @@ class MarketplaceConfig {
     @Bean
     Entitlements marketplaceEntitlements(MarketplaceClients clients, Clock clock) {
         return new Entitlements(clients.entitlement(), clock);
+    }
+
+    @Bean
+    BuyerResolver buyerResolver(MarketplaceClients clients, Listing listing) {
+        return new BuyerResolver(clients.metering(), listing.productCode());
     }
 
     @Bean

@@ -53,7 +53,7 @@ class CapacityLimitsApiTest extends ApiTest {
     @AfterEach
     void noLimitsLeft() {
         assertThat(api(ADMIN).send("PUT", "/billing/budget", Map.of()).status()).isEqualTo(200);
-        JDBC.sql("DELETE FROM marketplace_subscriptions WHERE organization_id = ?").param(acme).update();
+        Database.withoutSubscriptions("acme");
         JDBC.sql("DELETE FROM capacity_periods WHERE started_at <= ?::timestamptz").param(LONG_AGO).update();
     }
 

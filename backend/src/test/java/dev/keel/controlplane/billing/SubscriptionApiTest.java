@@ -17,12 +17,14 @@ import java.util.Random;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.TestEnvironment;
 import dev.keel.marketplace.agreements.AgreementEvent;
 import dev.keel.marketplace.agreements.AgreementEvent.Kind;
@@ -50,14 +52,10 @@ class SubscriptionApiTest extends ApiTest {
     @Autowired
     private JdbcClient jdbc;
 
-    private final List<UUID> linked = new ArrayList<>();
-
+    @BeforeEach
     @AfterEach
-    void unlink() {
-        for (UUID id : linked) {
-            jdbc.sql("DELETE FROM marketplace_agreement_events WHERE subscription_id = ?").param(id).update();
-            jdbc.sql("DELETE FROM marketplace_subscriptions WHERE id = ?").param(id).update();
-        }
+    void noSubscriptions() {
+        Database.withoutSubscriptions("acme", "globex");
     }
 
     @Test
@@ -204,7 +202,6 @@ class SubscriptionApiTest extends ApiTest {
                         VALUES (?, ?, ?, '294406891311', ?, ?, 'PENDING', ?)
                         """)
                 .params(id, organization, PRODUCT, licence, customer, Timestamp.from(Instant.now())).update();
-        linked.add(id);
         publisher.publishEvent(new SubscriptionLinked(id, organization));
         return id;
     }

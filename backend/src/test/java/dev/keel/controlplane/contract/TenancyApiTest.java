@@ -4,12 +4,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
 
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.controlplane.support.Database;
+import dev.keel.controlplane.support.MarketplaceEmulator;
+import dev.keel.controlplane.support.RawHttp;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,10 +28,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TenancyApiTest extends ApiTest {
 
+    private static final Set<String> REGISTRATION_OPERATIONS =
+            Set.of("getMarketplaceRegistration", "linkMarketplaceRegistration");
+
     private final OpenApiDocument contract = new OpenApiDocument();
+
+    @Value("${keel.marketplace.product-code}")
+    String productCode;
     private ApiClient owner;
     private Map<String, String> ids;
     private List<String> secrets;
+    /** A Marketplace registration the owner linked. */
+    private JsonNode registration;
 
     @BeforeEach
     void ownerData() {
@@ -37,9 +51,10 @@ class TenancyApiTest extends ApiTest {
                 .get("items").get(0).get("id").asString();
         ids = Map.of("cloudAccountId", account.get("id").asString(), "instanceId", instance.get("id").asString(),
                 "operationId", operationId);
+        registration = linkedRegistration();
         secrets = List.of(account.get("id").asString(), account.get("name").asString(), account.get("roleArn").asString(),
                 account.get("externalId").asString(), instance.get("id").asString(), instance.get("name").asString(),
-                operationId);
+                operationId, registration.get("subscriptionId").asString());
     }
 
     @Test
@@ -51,12 +66,19 @@ class TenancyApiTest extends ApiTest {
         for (OpenApiDocument.Operation op : operations) {
             Map<String, Object> body = sampleBody(op);
             String auditedBefore = newestAuditEvent(stranger);
-            ApiClient.Response response = request(stranger, op).send(op.method(), op.expand(ids), body);
-            String asked = op.expand(ids) + body;
+            ApiClient.Response response = request(stranger, op).send(op.method(), op.expand(pathIds()), body);
+            String asked = op.expand(pathIds()) + body;
             assertThat(secrets).as("%s leaked data: %s", op, response)
                     .filteredOn(secret -> !asked.contains(secret))
                     .noneMatch(response.body()::contains);
-            if (op.hasPathParameters()) {
+            if (REGISTRATION_OPERATIONS.contains(op.id())) {
+                // A registration reference is its bearer's, not an organization's object: the one the owner used says
+                // it is used, naming no organization, and links nothing more.
+                assertThat(response.status()).as("%s → %s", op, response).isEqualTo(409);
+                assertThat(response.json().get("type").asString()).endsWith("/registration-used");
+                assertThat(response.body()).doesNotContain("acme");
+                assertThat(newestAuditEvent(stranger)).as("%s recorded a change", op).isEqualTo(auditedBefore);
+            } else if (op.hasPathParameters()) {
                 assertThat(response.status()).as("%s → %s", op, response).isEqualTo(404);
                 assertThat(response.header("Content-Type")).as(op.toString()).contains("application/problem+json");
             } else if (!referencedIds(body).isEmpty()) {
@@ -77,7 +99,7 @@ class TenancyApiTest extends ApiTest {
     void viewersCanReadButChangeNothing() {
         ApiClient viewer = api(VIEWER);
         for (OpenApiDocument.Operation op : contract.operations()) {
-            ApiClient.Response response = request(viewer, op).send(op.method(), op.expand(ids), sampleBody(op));
+            ApiClient.Response response = request(viewer, op).send(op.method(), op.expand(pathIds()), sampleBody(op));
             if (op.requiredRole().equals("viewer")) {
                 assertThat(response.status()).as("%s → %s", op, response).isNotIn(401, 403).isLessThan(500);
             } else {
@@ -91,7 +113,7 @@ class TenancyApiTest extends ApiTest {
     @Test
     void everyOperationNeedsAToken() {
         for (OpenApiDocument.Operation op : contract.operations()) {
-            ApiClient.Response response = request(anonymous(), op).send(op.method(), op.expand(ids), sampleBody(op));
+            ApiClient.Response response = request(anonymous(), op).send(op.method(), op.expand(pathIds()), sampleBody(op));
             assertThat(response.status()).as("%s → %s", op, response).isEqualTo(401);
             assertThat(response.header("WWW-Authenticate")).as(op.toString()).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
         }
@@ -113,6 +135,33 @@ class TenancyApiTest extends ApiTest {
             }
         }
         assertThat(newestAuditEvent(stranger)).as("%s recorded a change", op).isEqualTo(auditedBefore);
+    }
+
+    /** The owner's objects by path parameter, and the registration reference the owner linked. */
+    private Map<String, String> pathIds() {
+        Map<String, String> all = new LinkedHashMap<>(ids);
+        all.put("reference", registration.get("reference").asString());
+        return all;
+    }
+
+    /** A Marketplace buyer the owner's admin linked to the owner's organization, which had no subscription. */
+    private JsonNode linkedRegistration() {
+        noSubscription();
+        JsonNode buyer = MarketplaceEmulator.mint(productCode, null);
+        String location = RawHttp.send(port, "POST", "/marketplace/register",
+                Map.of("Content-Type", "application/x-www-form-urlencoded"),
+                ("x-amzn-marketplace-token=" + buyer.get("registrationToken").asString()).getBytes()).header("Location");
+        ApiClient.Response linked = owner.post("/marketplace/registrations",
+                Map.of("reference", location.substring(location.indexOf("reference=") + "reference=".length())));
+        assertThat(linked.status()).as(linked.toString()).isEqualTo(201);
+        return linked.json();
+    }
+
+    /** The subscription the owner linked goes: it would decide what other tests may create. */
+    @AfterEach
+    void noSubscription() {
+        Database.update("DELETE FROM marketplace_subscriptions WHERE organization_id = "
+                + "(SELECT id FROM organizations WHERE slug = 'acme')");
     }
 
     /** The body's top-level fields whose value is one of our objects' ids, by field name. */
@@ -144,9 +193,10 @@ class TenancyApiTest extends ApiTest {
             case "createInstance", "planInstanceCreation" -> instanceBody(ids.get("cloudAccountId"), "S3", 1, 3);
             case "planInstance" -> Map.of("aku", 9);
             case "updateInstance" -> Map.of("aku", 9);
+            case "linkMarketplaceRegistration" -> Map.of("reference", registration.get("reference").asString());
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
             case "setBillingBudget" -> Map.of();
-            case "getCurrentOrganization", "getOnboardingTemplate", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
+            case "getCurrentOrganization", "getOnboardingTemplate", "getMarketplaceRegistration", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",

@@ -1,5 +1,6 @@
 package dev.keel.controlplane.metrics;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -119,7 +120,7 @@ class MetricsApiTest extends ApiTest {
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
         reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
-        store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
+        store.record(instanceId, 2, Instant.now().minusSeconds(120), report(2, AgentReports.machine(2), Map.of()));
         health.evaluateAll();
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
@@ -147,6 +148,59 @@ class MetricsApiTest extends ApiTest {
     }
 
     @Test
+    void theBootstrapEndpointListsOnlyTheBrokersThatServe() {
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, true, Map.of()));
+        reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
+
+        // Broker 1's process is down and broker 2 has not reported: neither would answer a client.
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
+                .isEqualTo("10.0.0.0:9092");
+
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, false, Map.of()));
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").isNull())
+                .as("none serves").isTrue();
+    }
+
+    @Test
+    void aScaleUpShowsItsNewBrokersAsStartingUntilTheyReportOrAreLate() {
+        for (int node = 0; node < brokers; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        // The first new node id was a broker before, on a machine a scale-down retired: its last report is old.
+        store.record(instanceId, brokers, Instant.now().minus(Duration.ofMinutes(30)), report(brokers, "i-retired", Map.of()));
+        String path = "/instances/" + instanceId;
+        ApiClient.Response scaled = api.header("If-Match", api.get(path).header("ETag").orElseThrow()).patch(path, Map.of("aku", 6));
+        assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
+        awaitOperation(api, scaled.json().get("id").asString(), "SUCCEEDED");
+        JsonNode inventory = api.get(path).json().get("inventory");
+        int scaledTo = inventory.get("brokers").size();
+        assertThat(scaledTo).isGreaterThan(brokers);
+
+        health.evaluateAll();
+        JsonNode starting = condition();
+        assertThat(starting.get("status").asString()).as(starting.toString()).isEqualTo("Unknown");
+        assertThat(starting.get("reason").asString()).isEqualTo(BrokerHealth.BROKERS_STARTING);
+        assertThat(starting.get("message").asString()).contains("Brokers " + brokers + ", ")
+                .contains("are starting (scale-up in progress)");
+        assertThat(inventory.get("bootstrapServers").asString().split(",")).as("only the brokers that serve")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, brokers).mapToObj(n -> "10.0.0." + n + ":9092")
+                        .toList());
+
+        health.evaluateAll(Instant.now().plus(Duration.ofMinutes(11)));
+        JsonNode late = condition();
+        assertThat(late.get("status").asString()).as("later than a broker normally starts").isEqualTo("True");
+        assertThat(late.get("message").asString()).contains("broker " + brokers + " has not reported for")
+                .contains("broker " + (brokers + 1) + " has never reported");
+
+        for (int node = brokers; node < scaledTo; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        health.evaluateAll();
+        assertThat(condition().get("status").asString()).isEqualTo("False");
+        assertThat(api.get(path).json().get("inventory").get("bootstrapServers").asString().split(",")).hasSize(scaledTo);
+    }
+
+    @Test
     void reportsFollowTheIngestSchema() throws Exception {
         try (var schema = java.nio.file.Files.newInputStream(java.nio.file.Path.of("../contract/agent-report.schema.json"))) {
             var validator = com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
@@ -161,8 +215,13 @@ class MetricsApiTest extends ApiTest {
     }
 
     private BrokerReport healthy(Map<String, Double> metrics) {
-        return new BrokerReport(1, instanceId, 0, "i-0", Instant.now(), "0.1.0", null,
-                new BrokerReport.Endpoint("10.0.0.1", 9092, "us-east-1a", true),
+        return report(0, AgentReports.machine(0), metrics);
+    }
+
+    /** A healthy report of node {@code node} from {@code machine}. */
+    private BrokerReport report(int node, String machine, Map<String, Double> metrics) {
+        return new BrokerReport(1, instanceId, node, machine, Instant.now(), "0.1.0", null,
+                new BrokerReport.Endpoint("10.0.0." + node, 9092, "us-east-1a", true),
                 new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics, null);
     }
 

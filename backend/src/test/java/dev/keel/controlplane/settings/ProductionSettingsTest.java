@@ -22,7 +22,7 @@ class ProductionSettingsTest {
     void outsideLocalDevelopmentEveryMissingSettingIsNamedInOneFailure() {
         assertThatThrownBy(() -> settings.check(new MockEnvironment()))
                 .isInstanceOfSatisfying(UnsafeSettingsException.class, refused -> assertThat(refused.problems())
-                        .hasSize(9)
+                        .hasSize(10)
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_URL (spring.datasource.url) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_USERNAME (spring.datasource.username) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_PASSWORD (spring.datasource.password) is not set"))
@@ -35,7 +35,8 @@ class ProductionSettingsTest {
                         .anySatisfy(p -> assertThat(p).startsWith(
                                 "KEEL_BROKER_REPOSITORY (keel.provisioning.aws.broker-repository) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith(
-                                "KEEL_MARKETPLACE_PRODUCT_CODE (keel.marketplace.product-code) is not set")));
+                                "KEEL_MARKETPLACE_PRODUCT_CODE (keel.marketplace.product-code) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_CONSOLE_URL (keel.console.url) is not set")));
     }
 
     @Test
@@ -136,6 +137,7 @@ class ProductionSettingsTest {
                 .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount)
                 .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker")
                 .withProperty("keel.marketplace.product-code", "8x1k7cbd3k0y9u4qzf2nq5m6e")
+                .withProperty("keel.console.url", "https://console.keel.example")
                 .withProperty("spring.datasource.url", "jdbc:postgresql://keel-db.internal:5432/keel")
                 .withProperty("spring.datasource.username", "keel")
                 .withProperty("spring.datasource.password", "9d3e5b7a1c2f4e6a8b0d")

@@ -75,6 +75,28 @@ public final class Database {
         }
     }
 
+    /**
+     * Leaves the organizations (by slug) without a Marketplace subscription, and without the rows that name one: a
+     * subscription decides what every other test of those organizations may create, so no test leaves one behind.
+     */
+    public static void withoutSubscriptions(String... slugs) {
+        String subscriptions = "SELECT s.id FROM marketplace_subscriptions s JOIN organizations o"
+                + " ON o.id = s.organization_id WHERE o.slug = ANY (?)";
+        try (Connection connection = connect(TestEnvironment.databaseUrl())) {
+            Object slugArray = connection.createArrayOf("text", slugs);
+            for (String sql : List.of(
+                    "DELETE FROM marketplace_agreement_events WHERE subscription_id IN (" + subscriptions + ")",
+                    "DELETE FROM marketplace_subscriptions WHERE id IN (" + subscriptions + ")")) {
+                try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                    statement.setObject(1, slugArray);
+                    statement.executeUpdate();
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A new, empty database on the test server, for backend processes that must not see other tests' data. */
     public static String fresh() {
         String name = "keel_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);

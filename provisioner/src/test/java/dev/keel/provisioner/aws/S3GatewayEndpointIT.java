@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
@@ -142,6 +143,44 @@ class S3GatewayEndpointIT {
         assertThat(s3Endpoints(aws)).singleElement().satisfies(e -> assertThat(e.routeTableIds())
                 .containsExactlyInAnyOrder(mainRouteTable(aws), own));
         assertThat(endpointPlan(first)).isEmpty();
+    }
+
+    /**
+     * What removing route tables no Keel subnet uses any more must do: taken off Keel's own endpoint, never off the
+     * customer's. Not done yet: the endpoint is shared by the VPC's Keel instances, and an instance between its
+     * {@code prepare-network-paths} and {@code launch-brokers} leaves no trace of its subnets in the account that
+     * another instance's step could see, so pruning from what the cloud shows could take a route table from a create
+     * under way. The target must first carry the subnets of the VPC's other instances from the control plane's
+     * records (README, Provisioning, "S3 without a NAT gateway").
+     */
+    @Test
+    @Disabled("route tables are not yet removed from Keel's endpoint: the target lacks the VPC's other instances' subnets")
+    void aRouteTableNoKeelSubnetUsesAnyMoreLeavesKeelsEndpointButNotTheCustomers() {
+        LocalStackAccount aws = new LocalStackAccount();
+        String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(gateway));
+        String association = aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(aws.zones.get(1).subnetId()))
+                .associationId();
+        driver.applyStep("prepare-network-paths", t);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+        String spare = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        String customers = aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName(S3)
+                .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(spare)).vpcEndpoint().vpcEndpointId();
+
+        // The subnet goes back to the main route table: nothing of Keel's is routed by its own one any more.
+        aws.ec2.disassociateRouteTable(b -> b.associationId(association));
+
+        assertThat(endpointPlan(t)).containsExactly("~ s3-gateway-endpoint s3-gateway-endpoint (" + endpoint
+                + "): remove route tables " + own);
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(s3Endpoints(aws)).filteredOn(e -> e.vpcEndpointId().equals(endpoint)).singleElement()
+                .satisfies(e -> assertThat(e.routeTableIds()).containsExactly(mainRouteTable(aws)));
+        assertThat(s3Endpoints(aws)).filteredOn(e -> e.vpcEndpointId().equals(customers)).singleElement()
+                .satisfies(e -> assertThat(e.routeTableIds()).as("the customer's endpoint is never changed")
+                        .containsExactly(spare));
+        assertThat(endpointPlan(t)).isEmpty();
     }
 
     @Test

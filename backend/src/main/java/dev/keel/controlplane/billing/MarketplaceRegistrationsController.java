@@ -1,0 +1,44 @@
+package dev.keel.controlplane.billing;
+
+import java.util.UUID;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.PathIds;
+
+@RestController
+@RequestMapping("/api/v1/marketplace/registrations")
+class MarketplaceRegistrationsController {
+
+    private final MarketplaceRegistrations registrations;
+
+    MarketplaceRegistrationsController(MarketplaceRegistrations registrations) {
+        this.registrations = registrations;
+    }
+
+    /** What the reference stands for, for the signed-in user to confirm before linking it. */
+    @GetMapping("/{reference:" + PathIds.UUID + "}")
+    MarketplaceRegistration get(Caller caller, @PathVariable UUID reference) {
+        return registrations.get(caller, reference);
+    }
+
+    @PostMapping
+    ResponseEntity<MarketplaceRegistration> link(Caller caller, @RequestBody Link link) {
+        if (link.reference() == null) {
+            throw ApiException.validation("reference", "is required: the reference the registration page was opened with");
+        }
+        return ResponseEntity.status(HttpStatus.CREATED).body(registrations.link(caller, link.reference()));
+    }
+
+    record Link(UUID reference) {
+    }
+}
