@@ -200,7 +200,7 @@ class TenancyApiTest extends ApiTest {
                  "deleteCloudAccount", "listInstances",
                  "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
                  "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage",
-                 "getBillingSubscription", "getBillingBudget" -> null;
+                 "getBillingSubscription", "getBillingBudget", "listMeteringRecords" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }
