@@ -74,6 +74,12 @@ class InstanceRepository {
                 .params(organizationId, id).query(this::instance).optional();
     }
 
+    /** The organization's instances not deleted nor being deleted. */
+    List<UUID> notDeleting(UUID organizationId) {
+        return jdbc.sql("SELECT id FROM instances WHERE organization_id = ? AND state NOT IN ('DELETING', 'DELETED') ORDER BY id")
+                .param(organizationId).query(UUID.class).list();
+    }
+
     boolean nameTaken(UUID organizationId, String name) {
         return jdbc.sql("SELECT count(*) FROM instances WHERE organization_id = ? AND name = ? AND state <> 'DELETED'")
                 .params(organizationId, name).query(Long.class).single() > 0;
