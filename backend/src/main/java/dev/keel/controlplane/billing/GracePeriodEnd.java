@@ -58,7 +58,7 @@ class GracePeriodEnd {
                     + ended.endedAt() + "; its grace period ended at " + graceEndedAt
                     + " without a new subscription. The data is kept for the retention period.";
             try {
-                List<UUID> deleted = instances.getObject().deleteAll(ended.organizationId(), ACTOR, reason);
+                List<UUID> deleted = instances.getObject().deleteAll(ended.organizationId(), ended.endedAt(), ACTOR, reason);
                 if (!deleted.isEmpty()) {
                     log.info("Deleting {} instances of organization {}: {}", deleted.size(), ended.organizationId(),
                             reason);

@@ -74,10 +74,14 @@ class InstanceRepository {
                 .params(organizationId, id).query(this::instance).optional();
     }
 
-    /** The organization's instances not deleted nor being deleted. */
-    List<UUID> notDeleting(UUID organizationId) {
-        return jdbc.sql("SELECT id FROM instances WHERE organization_id = ? AND state NOT IN ('DELETING', 'DELETED') ORDER BY id")
-                .param(organizationId).query(UUID.class).list();
+    /** The organization's instances not deleted nor being deleted, whose delete {@code requestedBy} has not asked for since {@code since}. */
+    List<UUID> notDeletedBy(UUID organizationId, String requestedBy, Instant since) {
+        return jdbc.sql("""
+                SELECT id FROM instances i WHERE organization_id = ? AND state NOT IN ('DELETING', 'DELETED')
+                AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.instance_id = i.id AND o.type = 'DELETE'
+                                  AND o.requested_by = ? AND o.created_at >= ?)
+                ORDER BY id
+                """).params(organizationId, requestedBy, Timestamp.from(since)).query(UUID.class).list();
     }
 
     boolean nameTaken(UUID organizationId, String name) {

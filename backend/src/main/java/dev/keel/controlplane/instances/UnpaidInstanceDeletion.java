@@ -1,5 +1,6 @@
 package dev.keel.controlplane.instances;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -27,9 +28,9 @@ class UnpaidInstanceDeletion implements UnpaidInstances {
     }
 
     @Override
-    public List<UUID> deleteAll(UUID organizationId, String actor, String reason) {
+    public List<UUID> deleteAll(UUID organizationId, Instant since, String actor, String reason) {
         List<UUID> queued = new ArrayList<>();
-        for (UUID id : repository.notDeleting(organizationId)) {
+        for (UUID id : repository.notDeletedBy(organizationId, actor, since)) {
             try {
                 instances.deleteUnpaid(id, actor, reason).ifPresent(operation -> queued.add(id));
             } catch (ApiException e) {

@@ -86,6 +86,11 @@ class GracePeriodEndApiTest extends ApiTest {
         graceEnd.deleteUnpaidBy(Instant.now());
         assertThat(deletes(plain)).as("a later run queues nothing new").hasSize(1);
         assertThat(deletes(protectedOne)).hasSize(1);
+
+        // As a delete that failed leaves it: the instance shows the failure and is not deleted again and again.
+        JDBC.sql("UPDATE instances SET state = 'FAILED', deleted_at = NULL WHERE id = ?").param(plain).update();
+        graceEnd.deleteUnpaidBy(Instant.now());
+        assertThat(deletes(plain)).as("a failed delete is not queued again").hasSize(1);
     }
 
     @Test
