@@ -74,6 +74,16 @@ class InstanceRepository {
                 .params(organizationId, id).query(this::instance).optional();
     }
 
+    /** The organization's instances not deleted nor being deleted, whose delete {@code requestedBy} has not asked for since {@code since}. */
+    List<UUID> notDeletedBy(UUID organizationId, String requestedBy, Instant since) {
+        return jdbc.sql("""
+                SELECT id FROM instances i WHERE organization_id = ? AND state NOT IN ('DELETING', 'DELETED')
+                AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.instance_id = i.id AND o.type = 'DELETE'
+                                  AND o.requested_by = ? AND o.created_at >= ?)
+                ORDER BY id
+                """).params(organizationId, requestedBy, Timestamp.from(since)).query(UUID.class).list();
+    }
+
     boolean nameTaken(UUID organizationId, String name) {
         return jdbc.sql("SELECT count(*) FROM instances WHERE organization_id = ? AND name = ? AND state <> 'DELETED'")
                 .params(organizationId, name).query(Long.class).single() > 0;

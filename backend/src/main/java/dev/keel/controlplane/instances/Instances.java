@@ -360,11 +360,34 @@ public class Instances {
                     + " has deletion protection on: turn it off first (PATCH /instances/" + id
                     + " with {\"deletionProtection\": false}), then delete it.");
         }
-        Operation operation = start(caller, instance, OperationType.DELETE, null);
-        repository.updateState(id, InstanceState.DELETING);
-        repository.updateDataRetention(id, purge ? null : retentionEnd());
+        Operation operation = startDelete(instance, caller.username(), null, purge);
         audit.record(caller, purge ? "instance.purge" : "instance.delete", "instance", id,
                 InstanceView.of(instance, catalogOf(instance)), null);
+        return operation;
+    }
+
+    /**
+     * Queues the delete of an instance its organization no longer pays for, as a delete without purge: its data is
+     * kept for the retention period. Deletion protection does not keep an unpaid instance running. Empty when the
+     * instance is already deleted or being deleted, so asking again queues nothing.
+     */
+    @Transactional
+    Optional<Operation> deleteUnpaid(UUID id, String actor, String reason) {
+        Instance instance = repository.lock(id).orElseThrow(() -> ApiException.notFound("Instance", id));
+        if (instance.state() == InstanceState.DELETING || instance.state() == InstanceState.DELETED) {
+            return Optional.empty();
+        }
+        Operation operation = startDelete(instance, actor, reason, false);
+        audit.recordSystem(instance.organizationId(), actor, "instance.delete", "instance", id,
+                InstanceView.of(instance, catalogOf(instance)), Map.of("operationId", operation.id(), "reason", reason));
+        return Optional.of(operation);
+    }
+
+    /** Queues a {@code DELETE} of a locked instance; without {@code purge} its data is kept for the retention period. */
+    private Operation startDelete(Instance instance, String requestedBy, String reason, boolean purge) {
+        Operation operation = start(instance, OperationType.DELETE, requestedBy, reason, null);
+        repository.updateState(instance.id(), InstanceState.DELETING);
+        repository.updateDataRetention(instance.id(), purge ? null : retentionEnd());
         return operation;
     }
 
