@@ -1,8 +1,6 @@
 package dev.keel.controlplane.instances;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -18,10 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A provisioning target names the subnets of the other Keel instances in its VPC, from the control plane's records:
  * they share Keel's S3 gateway endpoint there, and one being created has nothing in the account yet to show them.
+ * Every account the tests register is the same AWS account, so this test's VPC is its own.
  */
 class ProvisioningTargetsTest extends ApiTest {
-
-    private static final String VPC = "vpc-0a1b2c3d4e5f67890";
 
     @Autowired
     private ProvisioningTargets targets;
@@ -32,36 +29,33 @@ class ProvisioningTargetsTest extends ApiTest {
     @Test
     void theTargetCarriesTheSubnetsOfTheVpcsOtherInstancesNotDeleted() {
         ApiClient editor = api(EDITOR);
-        String accountId = registerAccount(editor).get("id").asString();
-        UUID instance = id(createRunningInstance(editor, body(accountId, VPC, "subnet-0a000001")));
-        createRunningInstance(editor, body(accountId, VPC, "subnet-0b000001", "subnet-0b000002",
-                "subnet-0b000003"));
-        createRunningInstance(editor, body(accountId, "vpc-0c000000000000001", "subnet-0c000001"));
-        JsonNode deleted = createRunningInstance(editor, body(accountId, VPC, "subnet-0d000001"));
-        ApiClient.Response deleting = editor.delete("/instances/" + deleted.get("id").asString());
-        assertThat(deleting.status()).as(deleting.toString()).isEqualTo(202);
-        awaitOperation(editor, deleting.json().get("id").asString(), "SUCCEEDED");
-        // Recorded, its create not yet under way: nothing of it is in the account.
-        Instance recorded = instances.find(instance).orElseThrow();
-        InstanceSpec spec = recorded.spec();
-        instances.insert(UUID.randomUUID(), recorded.organizationId(), recorded.cloudAccountId(), unique("kafka"),
-                recorded.region(), new InstanceSpec(new NetworkSpec(VPC, List.of(new NetworkSpec.Subnet("us-east-1a",
-                        "subnet-0e000001")), spec.network().s3GatewayEndpoint()), spec.wal(), spec.aku(), spec.fsx(),
-                        spec.brokerVersion(), spec.catalogVersion()), false, Inventory.EMPTY);
+        String vpc = "vpc-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
+        Instance instance = instances.find(id(createRunningInstance(editor, instanceBody(
+                registerAccount(editor).get("id").asString(), "S3", 1, 3)))).orElseThrow();
+        UUID self = record(instance, vpc, "subnet-0a000001");
+        record(instance, vpc, "subnet-0b000001");
+        instances.updateState(record(instance, vpc, "subnet-0d000001"), InstanceState.DELETED);
+        record(instance, "vpc-0c000000000000001", "subnet-0c000001");
+        // Another organization's registration of the same AWS account: its instances share the VPC's endpoint too.
+        ApiClient other = api(OTHER_ORG_ADMIN);
+        Instance elsewhere = instances.find(id(createRunningInstance(other, instanceBody(
+                registerAccount(other).get("id").asString(), "S3", 1, 3)))).orElseThrow();
+        record(elsewhere, vpc, "subnet-0e000001");
 
-        assertThat(targets.of(instances.find(instance).orElseThrow()).otherInstancesSubnets())
+        assertThat(targets.of(instances.find(self).orElseThrow()).otherInstancesSubnets())
                 .as("neither its own subnet nor those of another VPC or of a deleted instance")
-                .containsExactlyInAnyOrder("subnet-0b000001", "subnet-0b000002", "subnet-0b000003", "subnet-0e000001");
+                .containsExactlyInAnyOrder("subnet-0b000001", "subnet-0e000001");
     }
 
-    private static Map<String, Object> body(String accountId, String vpc, String... subnets) {
-        Map<String, Object> body = instanceBody(accountId, "S3", subnets.length, 3);
-        List<Map<String, String>> placed = new ArrayList<>();
-        for (int i = 0; i < subnets.length; i++) {
-            placed.add(Map.of("availabilityZone", "us-east-1" + (char) ('a' + i), "subnetId", subnets[i]));
-        }
-        body.put("network", Map.of("vpcId", vpc, "subnets", placed));
-        return body;
+    /** Records an instance being created in {@code vpc}, in the account and region of {@code like}. */
+    private UUID record(Instance like, String vpc, String subnet) {
+        InstanceSpec spec = like.spec();
+        UUID id = UUID.randomUUID();
+        instances.insert(id, like.organizationId(), like.cloudAccountId(), unique("kafka"), like.region(),
+                new InstanceSpec(new NetworkSpec(vpc, List.of(new NetworkSpec.Subnet("us-east-1a", subnet)),
+                        spec.network().s3GatewayEndpoint()), spec.wal(), spec.aku(), spec.fsx(), spec.brokerVersion(),
+                        spec.catalogVersion()), false, Inventory.EMPTY);
+        return id;
     }
 
     private static UUID id(JsonNode instance) {
