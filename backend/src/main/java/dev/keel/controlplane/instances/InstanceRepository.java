@@ -95,6 +95,20 @@ class InstanceRepository {
                 """).params(organizationId, cloudAccountId).query(Long.class).single();
     }
 
+    /**
+     * The subnets of the Keel instances other than {@code instanceId} in the VPC {@code vpcId} of AWS account
+     * {@code awsAccountId}, not deleted (also those being created or deleted): they share Keel's S3 gateway endpoint
+     * there, whichever organization registered the account.
+     */
+    Set<String> subnetsOfOtherInstances(UUID instanceId, String awsAccountId, String region, String vpcId) {
+        return Set.copyOf(jdbc.sql("""
+                SELECT DISTINCT s.subnet ->> 'subnetId' FROM instances i
+                JOIN cloud_accounts a ON a.id = i.cloud_account_id
+                CROSS JOIN jsonb_array_elements(i.subnets) AS s(subnet)
+                WHERE a.aws_account_id = ? AND i.region = ? AND i.vpc_id = ? AND i.id <> ? AND i.state <> 'DELETED'
+                """).params(awsAccountId, region, vpcId, instanceId).query(String.class).list());
+    }
+
     /** Deleted instances whose kept data bucket's retention ended before {@code now}, oldest first. */
     List<Instance> retentionEnded(Instant now, int limit) {
         return jdbc.sql("""

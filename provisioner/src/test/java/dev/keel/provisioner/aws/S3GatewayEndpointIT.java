@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
@@ -146,15 +146,10 @@ class S3GatewayEndpointIT {
     }
 
     /**
-     * What removing route tables no Keel subnet uses any more must do: taken off Keel's own endpoint, never off the
-     * customer's. Not done yet: the endpoint is shared by the VPC's Keel instances, and an instance between its
-     * {@code prepare-network-paths} and {@code launch-brokers} leaves no trace of its subnets in the account that
-     * another instance's step could see, so pruning from what the cloud shows could take a route table from a create
-     * under way. The target must first carry the subnets of the VPC's other instances from the control plane's
-     * records (README, Provisioning, "S3 without a NAT gateway").
+     * A route table on Keel's endpoint that no Keel subnet uses any more is taken off it, never off the customer's
+     * endpoint.
      */
     @Test
-    @Disabled("route tables are not yet removed from Keel's endpoint: the target lacks the VPC's other instances' subnets")
     void aRouteTableNoKeelSubnetUsesAnyMoreLeavesKeelsEndpointButNotTheCustomers() {
         LocalStackAccount aws = new LocalStackAccount();
         String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
@@ -181,6 +176,40 @@ class S3GatewayEndpointIT {
                 .satisfies(e -> assertThat(e.routeTableIds()).as("the customer's endpoint is never changed")
                         .containsExactly(spare));
         assertThat(endpointPlan(t)).isEmpty();
+    }
+
+    /**
+     * The other instances' subnets come from the control plane's records, as an instance being created has nothing in
+     * the account yet: a route table only such a subnet uses stays on Keel's endpoint.
+     */
+    @Test
+    void aRouteTableAnotherInstancesSubnetUsesStaysOnKeelsEndpoint() {
+        LocalStackAccount aws = new LocalStackAccount();
+        String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
+        String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(gateway));
+        String moved = aws.zones.get(1).subnetId();
+        String association = aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(moved)).associationId();
+        String others = aws.zones.get(2).subnetId();
+        aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(others));
+        // The instance is placed in the first two subnets; another one being created will have brokers in the third.
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        t = new ProvisioningTarget(t.instanceId(), t.instanceName(), t.region(), t.account(), t.vpcId(),
+                t.zones().subList(0, 2), t.walType(), t.aku(), null, null, t.instanceType(), t.brokerCount(),
+                t.brokerVersion(), t.observed(), null, Set.of(), null, t.s3GatewayEndpoint(), Set.of(others));
+        driver.applyStep("prepare-network-paths", t);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        aws.ec2.disassociateRouteTable(b -> b.associationId(association));
+
+        assertThat(endpointPlan(t)).isEmpty();
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(s3Endpoints(aws)).singleElement().satisfies(e -> assertThat(e.routeTableIds())
+                .containsExactlyInAnyOrder(mainRouteTable(aws), own));
+
+        ProvisioningTarget alone = t.withOtherInstancesSubnets(Set.of());
+        assertThat(endpointPlan(alone)).as("once no instance has that subnet").containsExactly(
+                "~ s3-gateway-endpoint s3-gateway-endpoint (" + endpoint + "): remove route tables " + own);
     }
 
     @Test
