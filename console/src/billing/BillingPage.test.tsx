@@ -167,7 +167,7 @@ describe('billing', () => {
     expect(screen.queryByTestId('subscription')).toBeNull();
   });
 
-  it('says what an ended subscription still allows, and until when', async () => {
+  it('says what an ended subscription still allows, until when, and that its instances are deleted then with their data kept', async () => {
     const ended = { ...contract, state: 'ENDED' as const, endedAt: '2026-11-22T00:00:00Z', graceEndsAt: '2026-11-29T00:00:00Z' };
     renderWithProviders(<BillingPage />, {
       api: fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(ended) }),
@@ -175,6 +175,7 @@ describe('billing', () => {
     const alert = await screen.findByTestId('subscription-alert');
     expect(alert.textContent).toContain('No new instances or scale-ups');
     expect(alert.textContent).toContain('keep running until');
+    expect(alert.textContent).toContain('each instance is deleted, deletion protection or not, and its data bucket is kept for the retention period');
     expect(screen.getByTestId('subscription-state').textContent).toBe('Ended');
   });
 

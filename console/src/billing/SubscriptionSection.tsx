@@ -3,6 +3,7 @@ import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import { useSubscription } from '../api/billing';
 import type { MarketplaceSubscription } from '../api/types';
 import { formatDate } from '../app/common';
 import { strings } from '../i18n/strings';
@@ -34,6 +35,17 @@ export function SubscriptionAlert({ subscription }: { subscription: MarketplaceS
     );
   }
   return null;
+}
+
+/** On the instance pages while an ended subscription's grace runs: the instances go when it ends. */
+export function GracePeriodAlert() {
+  const subscription = useSubscription().data?.subscription;
+  if (subscription?.state !== 'ENDED') return null;
+  return (
+    <Alert type="warning" header={s.graceHeader(formatDate(subscription.graceEndsAt))} data-testid="grace-period-alert">
+      {s.graceBody}
+    </Alert>
+  );
 }
 
 /** The AWS Marketplace subscription the organization pays through, so a buyer can match it with their AWS bill. */

@@ -590,7 +590,10 @@ export const strings = {
         'No new instances or scale-ups. Running instances keep running and their last hours are still metered to this subscription.',
       ended: (at: string) => `The subscription ended on ${at}`,
       endedBody: (until: string) =>
-        `No new instances or scale-ups. Running instances keep running until ${until}; subscribe again on AWS Marketplace to keep them.`,
+        `No new instances or scale-ups. Running instances keep running until ${until}. Then each instance is deleted, deletion protection or not, and its data bucket is kept for the retention period before it is deleted too. Subscribe again on AWS Marketplace before then to keep them.`,
+      graceHeader: (until: string) => `These instances are deleted on ${until}`,
+      graceBody:
+        'The organization’s AWS Marketplace subscription has ended. At the end of its grace period each instance is deleted and its data bucket kept for the retention period. Subscribe again on AWS Marketplace before then to keep them.',
     },
     budget: {
       title: 'Budget',
@@ -688,6 +691,7 @@ export const strings = {
   instanceStatus: {
     degraded: 'Running — degraded',
     awaiting: 'Running — waiting for the brokers’ first reports',
+    starting: 'Running — new brokers starting',
     see: { brokers: 'See the brokers', overview: 'See the conditions' },
   },
   /** How a change the API accepted ended, in the notice that said it started. */

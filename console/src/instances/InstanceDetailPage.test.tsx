@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { Instance } from '../api/types';
+import type { BillingSubscription, Instance } from '../api/types';
+import { formatDate } from '../app/common';
 import { account, catalogV1, runningInstance } from '../test/fixtures';
 import { fakeApi, renderWithProviders } from '../test/render';
 import InstanceDetailPage from './InstanceDetailPage';
@@ -35,8 +36,9 @@ const degraded: Instance = {
   ],
 };
 
-function renderDetail(instance: Instance) {
+function renderDetail(instance: Instance, routes: Record<string, unknown> = {}) {
   const api = fakeApi({
+    ...routes,
     [`GET /instances/${instance.id}`]: instance,
     'GET /sizing/catalog': catalogV1,
     'GET /cloud-accounts': { items: [account], nextCursor: null },
@@ -62,6 +64,25 @@ describe('instance detail', () => {
 
     act(() => screen.getByTestId('instance-health-link').click());
     await waitFor(() => expect(screen.getByTestId('brokers-table').textContent).toContain('listener is unreachable'));
+  });
+
+  it('shows a scale-up whose new brokers have not reported yet as in progress, not degraded', async () => {
+    renderDetail({
+      ...runningInstance,
+      conditions: [
+        {
+          type: 'Degraded',
+          status: 'Unknown',
+          reason: 'BrokersStarting',
+          message: 'Brokers 3, 4, 5 are starting (scale-up in progress); every other broker reports healthy.',
+          lastTransitionTime: '2026-11-24T10:20:00Z',
+        },
+      ],
+    });
+    const state = await screen.findByTestId('instance-state');
+    expect(state.dataset.health).toBe('starting');
+    expect(createWrapper(state).findStatusIndicator()!.getElement().textContent).toBe('Running — new brokers starting');
+    expect(screen.getByTestId('instance-health-message').textContent).toContain('Brokers 3, 4, 5 are starting');
   });
 
   it('shows a running instance without a complaint as running', async () => {
@@ -100,5 +121,45 @@ describe('instances list', () => {
     expect(orders.textContent).toBe('Running — degraded');
     expect(screen.getByTestId('instance-state-payments').textContent).toBe('Running');
     expect(document.title).toBe('Instances — Keel');
+  });
+});
+
+describe('an organization whose subscription ended', () => {
+  const graceEndsAt = '2026-12-01T17:02:41Z';
+  const subscription = (state: 'ACTIVE' | 'ENDED'): BillingSubscription => ({
+    plan: 'MARKETPLACE',
+    subscription: {
+      state,
+      productCode: '4q9rlwmz3y8k2d0c6bn1xv7ep',
+      customerAwsAccountId: '294406891311',
+      licenseArn: 'arn:aws:license-manager::294406891311:license:l-0f1e2d3c4b5a69788',
+      customerIdentifier: null,
+      stateChangedAt: '2026-11-24T17:02:41Z',
+      entitlement: null,
+      endedAt: state === 'ENDED' ? '2026-11-24T17:02:41Z' : null,
+      graceEndsAt: state === 'ENDED' ? graceEndsAt : null,
+    },
+  });
+
+  it('is told on the instance list when its instances are deleted and that their data is kept', async () => {
+    renderWithProviders(<InstancesPage />, {
+      api: fakeApi({ 'GET /instances': { items: [runningInstance], nextCursor: null }, 'GET /billing/subscription': subscription('ENDED') }),
+    });
+    const alert = await screen.findByTestId('grace-period-alert');
+    expect(alert.textContent).toContain(`deleted on ${formatDate(graceEndsAt)}`);
+    expect(alert.textContent).toContain('data bucket kept for the retention period');
+  });
+
+  it('is told on an instance’s page too', async () => {
+    renderDetail(runningInstance, { 'GET /billing/subscription': subscription('ENDED') });
+    expect((await screen.findByTestId('grace-period-alert')).textContent).toContain(formatDate(graceEndsAt));
+  });
+
+  it('says nothing while the subscription runs', async () => {
+    const api = fakeApi({ 'GET /instances': { items: [runningInstance], nextCursor: null }, 'GET /billing/subscription': subscription('ACTIVE') });
+    renderWithProviders(<InstancesPage />, { api });
+    await screen.findByTestId('instance-state-orders-prod');
+    await waitFor(() => expect(api.calls.some((c) => new URL(c.url).pathname.endsWith('/billing/subscription'))).toBe(true));
+    expect(screen.queryByTestId('grace-period-alert')).toBeNull();
   });
 });

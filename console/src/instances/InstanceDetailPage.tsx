@@ -18,6 +18,7 @@ import type { Instance, S3GatewayEndpointMode } from '../api/types';
 import { AppShell } from '../app/AppShell';
 import { Copyable, formatDate, LoadError, StateIndicator } from '../app/common';
 import { useSession } from '../app/session';
+import { GracePeriodAlert } from '../billing/SubscriptionSection';
 import { strings } from '../i18n/strings';
 import { formatNumber } from './capacity';
 import { DeleteInstanceModal } from './DeleteInstanceModal';
@@ -242,6 +243,7 @@ export default function InstanceDetailPage() {
   } else {
     content = (
       <SpaceBetween size="l">
+        {instance.state !== 'DELETED' && <GracePeriodAlert />}
         {query.error && (
           // A refresh failed: the page keeps what it had, and says since when.
           <LoadError

@@ -9,8 +9,8 @@ const t = strings.instanceStatus;
 
 /** What an instance's state means once its conditions are read: a running instance can still be unwell. */
 export interface InstanceHealth {
-  /** `degraded`: something is wrong now; `awaiting`: no broker has reported yet. */
-  kind: 'degraded' | 'awaiting';
+  /** `degraded`: something is wrong now; `awaiting`: no broker has reported yet; `starting`: new brokers boot. */
+  kind: 'degraded' | 'awaiting' | 'starting';
   type: StatusIndicatorProps.Type;
   label: string;
   /** The condition's own words. */
@@ -29,6 +29,10 @@ export function healthOf(instance: Instance): InstanceHealth | undefined {
   if (degraded?.status === 'True') {
     const brokers = degraded.reason === 'BrokersUnhealthy';
     return { kind: 'degraded', type: 'warning', label: t.degraded, message: degraded.message, tab: brokers ? 'brokers' : 'overview' };
+  }
+  if (degraded?.status === 'Unknown' && degraded.reason === 'BrokersStarting') {
+    // A scale-up (or a repair) whose new brokers have not reported yet: in progress, not unwell.
+    return { kind: 'starting', type: 'in-progress', label: t.starting, message: degraded.message, tab: 'brokers' };
   }
   if (degraded?.status === 'Unknown') {
     return { kind: 'awaiting', type: 'pending', label: t.awaiting, message: degraded.message, tab: 'brokers' };

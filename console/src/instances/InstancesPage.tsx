@@ -14,6 +14,7 @@ import { AppShell } from '../app/AppShell';
 import { EmptyState, formatDate, LoadError } from '../app/common';
 import { useSession } from '../app/session';
 import { useSavedPreferences } from '../app/tablePreferences';
+import { GracePeriodAlert } from '../billing/SubscriptionSection';
 import { strings } from '../i18n/strings';
 import { InstanceStatus } from './InstanceStatus';
 
@@ -101,6 +102,7 @@ export default function InstancesPage() {
       breadcrumbs={[{ text: s.title, href: '/instances' }]}
       content={
         <SpaceBetween size="m">
+          <GracePeriodAlert />
           {instances.error && <LoadError header={s.loadFailed} error={instances.error} onRetry={() => void instances.refetch()} />}
           <Table
             {...collectionProps}

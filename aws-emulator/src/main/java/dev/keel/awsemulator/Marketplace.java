@@ -65,6 +65,9 @@ final class Marketplace {
     private final List<MeterRecord> records = new ArrayList<>();
     /** (product, customer, dimension, hour) → the accepted record, to spot duplicates. */
     private final Map<String, MeterRecord> byHour = new HashMap<>();
+    /** BatchMeterUsage: MeteringRecordId → the licence its record named (2026 integration), and how often it came. */
+    private final Map<String, String> licences = new HashMap<>();
+    private final Map<String, Integer> receipts = new HashMap<>();
     /** MeterUsage ClientToken → (request, record). */
     private final Map<String, Map.Entry<JsonNode, MeterRecord>> meterUsageTokens = new HashMap<>();
     /** Minted registration token → when AWS stops resolving it. */
@@ -81,6 +84,8 @@ final class Marketplace {
         records.clear();
         byHour.clear();
         meterUsageTokens.clear();
+        licences.clear();
+        receipts.clear();
         tokenExpiries.clear();
     }
 
@@ -177,6 +182,7 @@ final class Marketplace {
                 .filter(c -> productCode == null || c.productCode().equals(productCode))
                 .filter(c -> customerId != null ? c.customerIdentifier().equals(customerId)
                         : c.customerAWSAccountId().equals(accountId))
+                .filter(c -> licensedBy(c, record))
                 .reduce((first, later) -> later) // the latest seeding wins
                 .orElse(null);
         if (customer == null || !customer.subscribed()) {
@@ -195,6 +201,7 @@ final class Marketplace {
                 // an identical record again: idempotent, AWS answers the earlier result
                 result.put("MeteringRecordId", earlier.meteringRecordId());
                 result.put("Status", "Success");
+                received(earlier, record);
             } else {
                 result.put("Status", "DuplicateRecord");
             }
@@ -204,9 +211,25 @@ final class Marketplace {
                 customer.customerIdentifier(), customer.customerAWSAccountId(), dimension, quantity, timestamp, now);
         records.add(accepted);
         byHour.put(key, accepted);
+        received(accepted, record);
         result.put("MeteringRecordId", accepted.meteringRecordId());
         result.put("Status", "Success");
         return result;
+    }
+
+    /** A record that names a licence (2026 integration) counts only against the buyer holding that licence. */
+    private static boolean licensedBy(Customer customer, JsonNode record) {
+        String licenseArn = Json.string(record, "LicenseArn");
+        return licenseArn == null || licenseArn.equals(customer.licenseArn());
+    }
+
+    /** Keeps the licence a record named and counts how often it came: an identical resend is accepted, and seen. */
+    private void received(MeterRecord accepted, JsonNode record) {
+        String licenseArn = Json.string(record, "LicenseArn");
+        if (licenseArn != null) {
+            licences.put(accepted.meteringRecordId(), licenseArn);
+        }
+        receipts.merge(accepted.meteringRecordId(), 1, Integer::sum);
     }
 
     private JsonNode meterUsage(JsonNode request, AwsApiEmulator.Caller caller) {
@@ -534,9 +557,18 @@ final class Marketplace {
                 item.put("quantity", r.quantity());
                 item.put("timestamp", r.timestamp().toString());
                 item.put("receivedAt", r.receivedAt().toString());
+                describeReceipt(item, r);
             }
         }
         return Json.object().set("records", list);
+    }
+
+    private void describeReceipt(ObjectNode item, MeterRecord record) {
+        String licenseArn = licences.get(record.meteringRecordId());
+        if (licenseArn != null) {
+            item.put("licenseArn", licenseArn);
+        }
+        item.put("receipts", receipts.getOrDefault(record.meteringRecordId(), 1));
     }
 
     private static Instant adminInstant(JsonNode body, String member) {

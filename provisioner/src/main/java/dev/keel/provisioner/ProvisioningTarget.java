@@ -11,26 +11,32 @@ import java.util.function.Consumer;
  * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), what it last saw, and
  * which broker machines ({@code impairedBrokers}, EC2 instance ids) stopped reporting and are to be
  * replaced, until when a delete keeps the instance's data ({@code dataRetainedUntil}; null: a delete removes
- * everything at once), and what Keel does about the S3 gateway endpoint of its subnets ({@code s3GatewayEndpoint}).
+ * everything at once), what Keel does about the S3 gateway endpoint of its subnets ({@code s3GatewayEndpoint}), and
+ * the subnets of the other Keel instances in the same account and VPC, not deleted, also those being created
+ * ({@code otherInstancesSubnets}): they share Keel's endpoint, and a route table one of them uses stays on it. They come
+ * from the control plane's records, as an instance between its first step and its brokers leaves no trace of its
+ * subnets in the account.
  */
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
                                  Inventory observed, Agent agent, Set<String> impairedBrokers,
-                                 Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint) {
+                                 Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint,
+                                 Set<String> otherInstancesSubnets) {
 
     public ProvisioningTarget {
         impairedBrokers = Set.copyOf(impairedBrokers);
+        otherInstancesSubnets = Set.copyOf(otherInstancesSubnets);
     }
 
-    /** A target that leaves the VPC's routing alone. */
+    /** A target that leaves the VPC's routing alone, the VPC's only Keel instance. */
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent,
                               Set<String> impairedBrokers, Instant dataRetainedUntil) {
         this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
                 instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers, dataRetainedUntil,
-                S3GatewayEndpointMode.NONE);
+                S3GatewayEndpointMode.NONE, Set.of());
     }
 
     /** A target with every broker machine taken to be sound, whose delete keeps nothing, leaving the VPC's routing alone. */
@@ -96,6 +102,11 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         return copy(c -> c.s3GatewayEndpoint = mode);
     }
 
+    /** The same instance sharing its VPC with Keel instances whose brokers are (or will be) in {@code subnetIds}. */
+    public ProvisioningTarget withOtherInstancesSubnets(Set<String> subnetIds) {
+        return copy(c -> c.otherInstancesSubnets = subnetIds);
+    }
+
     /** This target with what {@code change} sets of its fields changed: the one way the withers copy it. */
     private ProvisioningTarget copy(Consumer<Fields> change) {
         Fields fields = new Fields(this);
@@ -123,6 +134,7 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         private Set<String> impairedBrokers;
         private Instant dataRetainedUntil;
         private S3GatewayEndpointMode s3GatewayEndpoint;
+        private Set<String> otherInstancesSubnets;
 
         private Fields(ProvisioningTarget t) {
             instanceId = t.instanceId;
@@ -143,12 +155,13 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
             impairedBrokers = t.impairedBrokers;
             dataRetainedUntil = t.dataRetainedUntil;
             s3GatewayEndpoint = t.s3GatewayEndpoint;
+            otherInstancesSubnets = t.otherInstancesSubnets;
         }
 
         private ProvisioningTarget target() {
             return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
                     fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent,
-                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint);
+                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint, otherInstancesSubnets);
         }
     }
 }

@@ -65,6 +65,24 @@ class MarketplaceSubscriptions {
                 .params(productCode, limit).query(UUID.class).list();
     }
 
+    /**
+     * Per organization with instances not deleted nor being deleted, its subscription that ended last, when it ended
+     * by {@code endedBy} and no subscription of the organization is linked and not ended since: whose grace is over.
+     */
+    List<MarketplaceSubscription> graceOver(Instant endedBy) {
+        return jdbc.sql("""
+                        SELECT DISTINCT ON (s.organization_id) s.* FROM marketplace_subscriptions s
+                        WHERE s.state = 'ENDED'
+                          AND NOT EXISTS (SELECT 1 FROM marketplace_subscriptions current
+                                          WHERE current.organization_id = s.organization_id
+                                            AND (current.state <> 'ENDED' OR current.ended_at > ?))
+                          AND EXISTS (SELECT 1 FROM instances i WHERE i.organization_id = s.organization_id
+                                        AND i.state NOT IN ('DELETING', 'DELETED'))
+                        ORDER BY s.organization_id, s.ended_at DESC
+                        """)
+                .param(Timestamp.from(endedBy)).query(MarketplaceSubscriptions::row).list();
+    }
+
     private static MarketplaceSubscription row(ResultSet rs, int n) throws SQLException {
         return new MarketplaceSubscription(rs.getObject("id", UUID.class), rs.getObject("organization_id", UUID.class),
                 rs.getString("product_code"), rs.getString("customer_aws_account_id"), rs.getString("license_arn"),

@@ -8,6 +8,6 @@ enum SubscriptionState {
     AMENDED,
     /** The buyer cancelled; the final usage may still be metered. */
     CANCELLING,
-    /** Over: no new instances; running ones keep running through the grace period. */
+    /** Over: no new instances; running ones keep running through the grace period, then are deleted. */
     ENDED
 }

@@ -13,7 +13,7 @@ record SubscriptionView(Plan plan, Marketplace subscription) {
 
     /**
      * @param entitlement  null until GetEntitlements was first read for it
-     * @param graceEndsAt  until when the instances of an ended subscription keep running
+     * @param graceEndsAt  until when the instances of an ended subscription keep running; then they are deleted
      */
     record Marketplace(SubscriptionState state, String productCode, String customerAwsAccountId, String licenseArn,
                        String customerIdentifier, Instant stateChangedAt, EntitlementView entitlement,

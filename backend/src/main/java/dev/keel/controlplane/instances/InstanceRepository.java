@@ -74,6 +74,16 @@ class InstanceRepository {
                 .params(organizationId, id).query(this::instance).optional();
     }
 
+    /** The organization's instances not deleted nor being deleted, whose delete {@code requestedBy} has not asked for since {@code since}. */
+    List<UUID> notDeletedBy(UUID organizationId, String requestedBy, Instant since) {
+        return jdbc.sql("""
+                SELECT id FROM instances i WHERE organization_id = ? AND state NOT IN ('DELETING', 'DELETED')
+                AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.instance_id = i.id AND o.type = 'DELETE'
+                                  AND o.requested_by = ? AND o.created_at >= ?)
+                ORDER BY id
+                """).params(organizationId, requestedBy, Timestamp.from(since)).query(UUID.class).list();
+    }
+
     boolean nameTaken(UUID organizationId, String name) {
         return jdbc.sql("SELECT count(*) FROM instances WHERE organization_id = ? AND name = ? AND state <> 'DELETED'")
                 .params(organizationId, name).query(Long.class).single() > 0;
@@ -83,6 +93,20 @@ class InstanceRepository {
         return jdbc.sql("""
                 SELECT count(*) FROM instances WHERE organization_id = ? AND cloud_account_id = ? AND state <> 'DELETED'
                 """).params(organizationId, cloudAccountId).query(Long.class).single();
+    }
+
+    /**
+     * The subnets of the Keel instances other than {@code instanceId} in the VPC {@code vpcId} of AWS account
+     * {@code awsAccountId}, not deleted (also those being created or deleted): they share Keel's S3 gateway endpoint
+     * there, whichever organization registered the account.
+     */
+    Set<String> subnetsOfOtherInstances(UUID instanceId, String awsAccountId, String region, String vpcId) {
+        return Set.copyOf(jdbc.sql("""
+                SELECT DISTINCT s.subnet ->> 'subnetId' FROM instances i
+                JOIN cloud_accounts a ON a.id = i.cloud_account_id
+                CROSS JOIN jsonb_array_elements(i.subnets) AS s(subnet)
+                WHERE a.aws_account_id = ? AND i.region = ? AND i.vpc_id = ? AND i.id <> ? AND i.state <> 'DELETED'
+                """).params(awsAccountId, region, vpcId, instanceId).query(String.class).list());
     }
 
     /** Deleted instances whose kept data bucket's retention ended before {@code now}, oldest first. */

@@ -26,6 +26,7 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
     /** {@code HEALTHY}, {@code UNHEALTHY} (the message says why) or {@code UNKNOWN} (no report yet). */
     record Health(String status, String message, Instant reportedAt) {
 
+        static final String HEALTHY_STATUS = "HEALTHY";
         static final Health UNKNOWN = new Health("UNKNOWN", "Its agent has not reported yet.", null);
 
         static Health of(BrokerStatuses.BrokerStatus status) {
@@ -33,7 +34,7 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
                 return UNKNOWN;
             }
             return status.problem() == null
-                    ? new Health("HEALTHY", "Healthy.", status.reportedAt())
+                    ? new Health(HEALTHY_STATUS, "Healthy.", status.reportedAt())
                     : new Health("UNHEALTHY", status.problem(), status.reportedAt());
         }
     }
@@ -59,10 +60,17 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
                             Health.of(status), status == null ? null : status.drain());
                 })
                 .toList();
-        boolean anyAdvertised = reported.values().stream().anyMatch(r -> r.address() != null);
-        String bootstrap = anyAdvertised
-                ? brokers.stream().map(BrokerView::address).filter(Objects::nonNull).collect(Collectors.joining(","))
-                : inventory.bootstrapServers();
-        return new InventoryView(bootstrap, brokers, inventory.resources());
+        return new InventoryView(reported.isEmpty() ? inventory.bootstrapServers() : serving(brokers), brokers,
+                inventory.resources());
+    }
+
+    /**
+     * Once agents report, the addresses of the brokers that serve, as they advertise them: those reporting healthy. A
+     * broker still starting, or unwell, would hand a client a connection that fails; null while none serves.
+     */
+    private static String serving(List<BrokerView> brokers) {
+        String serving = brokers.stream().filter(b -> b.health().status().equals(Health.HEALTHY_STATUS))
+                .map(BrokerView::address).filter(Objects::nonNull).collect(Collectors.joining(","));
+        return serving.isEmpty() ? null : serving;
     }
 }

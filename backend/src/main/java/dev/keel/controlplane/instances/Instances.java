@@ -171,7 +171,7 @@ public class Instances {
                 request.region(), InstanceState.CREATING, spec, 1, Inventory.EMPTY, List.of(),
                 Instant.now(), Instant.now(), request.protectedFromDeletion(), null);
         ProvisioningTarget target = targets.of(draft, boot);
-        requireNetworkPaths(account, request, target);
+        requireNetworkPaths(account, request.network().subnets(), target);
         return target;
     }
 
@@ -180,14 +180,13 @@ public class Instances {
      * it runs: routing can change in between): a missing S3 gateway endpoint the spec requires is refused on
      * {@code network.s3GatewayEndpoint}, a subnet that cannot reach the EC2 API on its {@code subnetId}.
      */
-    private void requireNetworkPaths(CloudAccount account, InstanceCreation request, ProvisioningTarget target) {
+    private void requireNetworkPaths(CloudAccount account, List<NetworkSpec.Subnet> subnets, ProvisioningTarget target) {
         List<NetworkPathGap> gaps;
         try {
             gaps = driver.networkPathGaps(target);
         } catch (ProvisioningException e) {
             throw accounts.problem(account, e);
         }
-        List<NetworkSpec.Subnet> subnets = request.network().subnets();
         List<FieldError> errors = new ArrayList<>();
         for (NetworkPathGap gap : gaps) {
             if (gap.path() == NetworkPathGap.Path.S3_GATEWAY_ENDPOINT) {
@@ -361,11 +360,34 @@ public class Instances {
                     + " has deletion protection on: turn it off first (PATCH /instances/" + id
                     + " with {\"deletionProtection\": false}), then delete it.");
         }
-        Operation operation = start(caller, instance, OperationType.DELETE, null);
-        repository.updateState(id, InstanceState.DELETING);
-        repository.updateDataRetention(id, purge ? null : retentionEnd());
+        Operation operation = startDelete(instance, caller.username(), null, purge);
         audit.record(caller, purge ? "instance.purge" : "instance.delete", "instance", id,
                 InstanceView.of(instance, catalogOf(instance)), null);
+        return operation;
+    }
+
+    /**
+     * Queues the delete of an instance its organization no longer pays for, as a delete without purge: its data is
+     * kept for the retention period. Deletion protection does not keep an unpaid instance running. Empty when the
+     * instance is already deleted or being deleted, so asking again queues nothing.
+     */
+    @Transactional
+    Optional<Operation> deleteUnpaid(UUID id, String actor, String reason) {
+        Instance instance = repository.lock(id).orElseThrow(() -> ApiException.notFound("Instance", id));
+        if (instance.state() == InstanceState.DELETING || instance.state() == InstanceState.DELETED) {
+            return Optional.empty();
+        }
+        Operation operation = startDelete(instance, actor, reason, false);
+        audit.recordSystem(instance.organizationId(), actor, "instance.delete", "instance", id,
+                InstanceView.of(instance, catalogOf(instance)), Map.of("operationId", operation.id(), "reason", reason));
+        return Optional.of(operation);
+    }
+
+    /** Queues a {@code DELETE} of a locked instance; without {@code purge} its data is kept for the retention period. */
+    private Operation startDelete(Instance instance, String requestedBy, String reason, boolean purge) {
+        Operation operation = start(instance, OperationType.DELETE, requestedBy, reason, null);
+        repository.updateState(instance.id(), InstanceState.DELETING);
+        repository.updateDataRetention(instance.id(), purge ? null : retentionEnd());
         return operation;
     }
 
@@ -463,11 +485,16 @@ public class Instances {
         return account;
     }
 
-    /** The instance's VPC and subnets still exist in its account as its spec says, read now through the account's role. */
+    /**
+     * The instance's VPC and subnets still exist in its account as its spec says, and still have the paths out its
+     * brokers need, read now through the account's role: the customer's routing may have changed since the create,
+     * and an update's first step would fail on it after the update was accepted.
+     */
     private void requireNetwork(Caller caller, Instance instance) {
         CloudAccount account = accounts.get(caller.organizationId(), instance.cloudAccountId());
         new SpecRules(catalogOf(instance)).existingNetwork(instance.spec().network(),
                 accounts.networks(account, instance.region()), where(account, instance.region())).orThrow();
+        requireNetworkPaths(account, instance.spec().network().subnets(), targets.of(instance));
     }
 
     private static String where(CloudAccount account, String region) {

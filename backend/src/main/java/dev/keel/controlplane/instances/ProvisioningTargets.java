@@ -18,12 +18,15 @@ class ProvisioningTargets {
     private final SizingCatalogs catalogs;
     private final InstanceTokens tokens;
     private final ImpairedBrokers impaired;
+    private final InstanceRepository instances;
 
-    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens, ImpairedBrokers impaired) {
+    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens, ImpairedBrokers impaired,
+                        InstanceRepository instances) {
         this.accounts = accounts;
         this.catalogs = catalogs;
         this.tokens = tokens;
         this.impaired = impaired;
+        this.instances = instances;
     }
 
     ProvisioningTarget of(Instance instance) {
@@ -44,7 +47,10 @@ class ProvisioningTargets {
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
                 new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
-                instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint());
+                instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint(),
+                // From the records: an instance being created has nothing in the account yet that would show them.
+                instances.subnetsOfOtherInstances(instance.id(), account.awsAccountId(), instance.region(),
+                        spec.network().vpcId()));
     }
 
     static ProvisioningTarget.Account account(CloudAccount account) {

@@ -53,7 +53,7 @@ class LastReports implements BrokerStatuses, ImpairedBrokers {
             BrokerStatuses.Drain drain = report.drainStatus() == null ? null
                     : new BrokerStatuses.Drain(report.drainStatus(), report.drainRemaining());
             statuses.get(report.instanceId()).put(report.nodeId(), new BrokerStatus(stale ? null : report.address(),
-                    report.reportedAt(), problem(report, stale, now), drain));
+                    report.reportedAt(), problem(report, stale, now), drain, report.machineId()));
         }
         return statuses;
     }

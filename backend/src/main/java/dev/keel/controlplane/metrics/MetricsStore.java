@@ -136,7 +136,8 @@ class MetricsStore {
                 .query((rs, n) -> new ReportedBroker(rs.getObject("instance_id", UUID.class), rs.getInt("node_id"),
                         rs.getTimestamp("reported_at").toInstant(), rs.getString("address"), rs.getBoolean("process_up"),
                         rs.getBoolean("listener_up"), rs.getBoolean("quorum_ok"), rs.getString("detail"),
-                        rs.getString("drain_status"), (Integer) rs.getObject("drain_remaining")))
+                        rs.getString("drain_status"), (Integer) rs.getObject("drain_remaining"),
+                        rs.getString("ec2_instance_id")))
                 .list();
     }
 
@@ -145,6 +146,6 @@ class MetricsStore {
 
     /** {@code drainStatus} is null unless a drain was asked of the reporting machine. */
     record ReportedBroker(UUID instanceId, int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
-                          boolean quorumOk, String detail, String drainStatus, Integer drainRemaining) {
+                          boolean quorumOk, String detail, String drainStatus, Integer drainRemaining, String machineId) {
     }
 }

@@ -60,6 +60,19 @@ class OperationRepository {
                 .params(instanceId, Timestamp.from(since)).query(Long.class).single() > 0;
     }
 
+    Map<UUID, OperationType> launchingBrokers(List<UUID> instanceIds, Instant endedSince) {
+        return jdbc.sql("""
+                SELECT DISTINCT ON (instance_id) instance_id, type FROM operations
+                WHERE instance_id = ANY(?) AND type IN ('CREATE', 'UPDATE', 'REPAIR')
+                  AND (state = 'RUNNING' OR state = 'SUCCEEDED' AND finished_at >= ?)
+                ORDER BY instance_id, created_at DESC
+                """)
+                .params(instanceIds.toArray(UUID[]::new), Timestamp.from(endedSince))
+                .query((rs, row) -> Map.entry(rs.getObject("instance_id", UUID.class),
+                        OperationType.valueOf(rs.getString("type")))).list().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
     boolean hasUnfinished(UUID instanceId) {
         return jdbc.sql("SELECT count(*) FROM operations WHERE instance_id = ? AND state IN ('PENDING', 'RUNNING')")
                 .param(instanceId).query(Long.class).single() > 0;

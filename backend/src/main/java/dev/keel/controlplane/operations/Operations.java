@@ -2,6 +2,7 @@ package dev.keel.controlplane.operations;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -63,6 +64,14 @@ public class Operations {
     /** Whether an operation on the instance finished at or after {@code since}: what was observed before may be stale. */
     public boolean finishedSince(UUID instanceId, Instant since) {
         return repository.finishedSince(instanceId, since);
+    }
+
+    /**
+     * Of {@code instanceIds}, those whose latest operation that launches brokers (a create, update or repair) is
+     * running, or succeeded at or after {@code endedSince}, with its type: their new brokers may still be starting.
+     */
+    public Map<UUID, OperationType> launchingBrokers(List<UUID> instanceIds, Instant endedSince) {
+        return instanceIds.isEmpty() ? Map.of() : repository.launchingBrokers(instanceIds, endedSince);
     }
 
     public Operation get(UUID organizationId, UUID id) {

@@ -35,8 +35,11 @@ public final class ProductionSettings {
     public static final String LOCAL_PROFILE = "local";
 
     private static final String DRIVER = "keel.provisioning.driver";
-    /** Each jar on the path lists the drivers it registers here, so the tests' fixtures add theirs where present. */
-    private static final String DRIVERS = "META-INF/keel/provisioning-drivers";
+    /**
+     * Each jar on the path lists the drivers it registers here, so the tests' fixtures add theirs where present
+     * (ProvisioningDriverNamesTest holds each list to the drivers its jar's code registers).
+     */
+    static final String DRIVERS = "META-INF/keel/provisioning-drivers";
 
     /** Add a setting here; any but an {@code EVERY_PROFILE} one gets its development value in application-local.yaml. */
     static final List<RequiredSetting> REQUIRED = List.of(
@@ -141,15 +144,22 @@ public final class ProductionSettings {
         Set<String> names = new TreeSet<>();
         try {
             for (URL list : Collections.list(ClassUtils.getDefaultClassLoader().getResources(DRIVERS))) {
-                try (InputStream in = list.openStream()) {
-                    new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
-                            .filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(names::add);
-                }
+                names.addAll(driversIn(list));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return names;
+    }
+
+    /** The driver names of one jar's list. */
+    static Set<String> driversIn(URL list) throws IOException {
+        try (InputStream in = list.openStream()) {
+            Set<String> names = new TreeSet<>();
+            new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#")).forEach(names::add);
+            return names;
+        }
     }
 
     private static PropertySource<?> localDevelopmentValues() {

@@ -19,7 +19,7 @@ final class AgentReports {
         this.instanceId = instanceId;
     }
 
-    /** Node {@code node} reports from machine {@code i-0123456789abcdef<node>} at 10.0.0.{@code node}:9092. */
+    /** Node {@code node} reports from its machine ({@link #machine}) at 10.0.0.{@code node}:9092. */
     static Map<String, Object> report(UUID instanceId, int node, boolean processUp, Map<String, Double> metrics) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("schemaVersion", 1);
@@ -41,8 +41,9 @@ final class AgentReports {
         return report;
     }
 
+    /** The machine the no-cloud driver launches for node {@code node}, as its inventory lists it. */
     static String machine(int node) {
-        return "i-0123456789abcdef" + node;
+        return "i-nocloud" + node;
     }
 
     /** The report with a drain's progress. */

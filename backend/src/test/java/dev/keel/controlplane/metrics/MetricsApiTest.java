@@ -1,13 +1,18 @@
 package dev.keel.controlplane.metrics;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.instances.Condition;
@@ -16,6 +21,7 @@ import dev.keel.controlplane.support.ApiTest;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 class MetricsApiTest extends ApiTest {
 
@@ -25,6 +31,8 @@ class MetricsApiTest extends ApiTest {
     MetricsStore store;
     @Autowired
     BrokerHealth health;
+    @Autowired
+    DataSource dataSource;
 
     private ApiClient api;
     private AgentReports reports;
@@ -119,7 +127,7 @@ class MetricsApiTest extends ApiTest {
         assertThat(condition().get("status").asString()).isEqualTo("False");
 
         reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
-        store.record(instanceId, 2, Instant.now().minusSeconds(120), healthy(Map.of()));
+        store.record(instanceId, 2, Instant.now().minusSeconds(120), report(2, AgentReports.machine(2), Map.of()));
         health.evaluateAll();
         JsonNode degraded = condition();
         assertThat(degraded.get("status").asString()).isEqualTo("True");
@@ -135,6 +143,19 @@ class MetricsApiTest extends ApiTest {
     }
 
     @Test
+    void evaluatingHealthGivesBackEveryConnectionItTakes() {
+        int poolSize = ((HikariDataSource) dataSource).getMaximumPoolSize();
+
+        // Health runs every few seconds for as long as the control plane runs: a run that kept a connection would
+        // leave the next runs (and every request) waiting for the pool, then failing, once it is used up.
+        assertThatCode(() -> {
+            for (int run = 0; run < poolSize + 2; run++) {
+                health.evaluateAll();
+            }
+        }).doesNotThrowAnyException();
+    }
+
+    @Test
     void theBootstrapEndpointIsWhatTheBrokersAdvertise() {
         assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
                 .contains(".nocloud.invalid");
@@ -144,6 +165,59 @@ class MetricsApiTest extends ApiTest {
         JsonNode inventory = api.get("/instances/" + instanceId).json().get("inventory");
         assertThat(inventory.get("bootstrapServers").asString()).startsWith("10.0.0.0:9092,10.0.0.1:9092");
         assertThat(inventory.get("brokers").get(1).get("address").asString()).isEqualTo("10.0.0.1:9092");
+    }
+
+    @Test
+    void theBootstrapEndpointListsOnlyTheBrokersThatServe() {
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, true, Map.of()));
+        reports.send(1, tokens.of(instanceId), AgentReports.report(instanceId, 1, false, Map.of()));
+
+        // Broker 1's process is down and broker 2 has not reported: neither would answer a client.
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").asString())
+                .isEqualTo("10.0.0.0:9092");
+
+        reports.send(0, tokens.of(instanceId), AgentReports.report(instanceId, 0, false, Map.of()));
+        assertThat(api.get("/instances/" + instanceId).json().get("inventory").get("bootstrapServers").isNull())
+                .as("none serves").isTrue();
+    }
+
+    @Test
+    void aScaleUpShowsItsNewBrokersAsStartingUntilTheyReportOrAreLate() {
+        for (int node = 0; node < brokers; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        // The first new node id was a broker before, on a machine a scale-down retired: its last report is old.
+        store.record(instanceId, brokers, Instant.now().minus(Duration.ofMinutes(30)), report(brokers, "i-retired", Map.of()));
+        String path = "/instances/" + instanceId;
+        ApiClient.Response scaled = api.header("If-Match", api.get(path).header("ETag").orElseThrow()).patch(path, Map.of("aku", 6));
+        assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
+        awaitOperation(api, scaled.json().get("id").asString(), "SUCCEEDED");
+        JsonNode inventory = api.get(path).json().get("inventory");
+        int scaledTo = inventory.get("brokers").size();
+        assertThat(scaledTo).isGreaterThan(brokers);
+
+        health.evaluateAll();
+        JsonNode starting = condition();
+        assertThat(starting.get("status").asString()).as(starting.toString()).isEqualTo("Unknown");
+        assertThat(starting.get("reason").asString()).isEqualTo(BrokerHealth.BROKERS_STARTING);
+        assertThat(starting.get("message").asString()).contains("Brokers " + brokers + ", ")
+                .contains("are starting (scale-up in progress)");
+        assertThat(inventory.get("bootstrapServers").asString().split(",")).as("only the brokers that serve")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, brokers).mapToObj(n -> "10.0.0." + n + ":9092")
+                        .toList());
+
+        health.evaluateAll(Instant.now().plus(Duration.ofMinutes(11)));
+        JsonNode late = condition();
+        assertThat(late.get("status").asString()).as("later than a broker normally starts").isEqualTo("True");
+        assertThat(late.get("message").asString()).contains("broker " + brokers + " has not reported for")
+                .contains("broker " + (brokers + 1) + " has never reported");
+
+        for (int node = brokers; node < scaledTo; node++) {
+            reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true, Map.of()));
+        }
+        health.evaluateAll();
+        assertThat(condition().get("status").asString()).isEqualTo("False");
+        assertThat(api.get(path).json().get("inventory").get("bootstrapServers").asString().split(",")).hasSize(scaledTo);
     }
 
     @Test
@@ -161,8 +235,13 @@ class MetricsApiTest extends ApiTest {
     }
 
     private BrokerReport healthy(Map<String, Double> metrics) {
-        return new BrokerReport(1, instanceId, 0, "i-0", Instant.now(), "0.1.0", null,
-                new BrokerReport.Endpoint("10.0.0.1", 9092, "us-east-1a", true),
+        return report(0, AgentReports.machine(0), metrics);
+    }
+
+    /** A healthy report of node {@code node} from {@code machine}. */
+    private BrokerReport report(int node, String machine, Map<String, Double> metrics) {
+        return new BrokerReport(1, instanceId, node, machine, Instant.now(), "0.1.0", null,
+                new BrokerReport.Endpoint("10.0.0." + node, 9092, "us-east-1a", true),
                 new BrokerReport.Health("UP", true, true, true, 0, 0, 60L), metrics, null);
     }
 

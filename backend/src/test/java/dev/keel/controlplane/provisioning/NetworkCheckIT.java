@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subnet that does not exist, a subnet of another VPC or in another zone than declared is refused
  * on create and on plan, naming the field, and nothing is created. An update cannot change the
  * network, so it reads the instance's own network again: a subnet gone since the create refuses the
- * update and its plan (the scale would launch brokers there) and nothing is recorded. Against LocalStack.
+ * update and its plan (the scale would launch brokers there), and so does a subnet whose routing lost the paths out
+ * a create requires, with the create's field and message; nothing is recorded. Against LocalStack.
  */
 class NetworkCheckIT {
 
@@ -83,23 +84,51 @@ class NetworkCheckIT {
     @Test
     void anUpdateIsRefusedWhenTheInstancesSubnetIsGone() {
         String subnet = account.customer.extraSubnet(zone(0));
-        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
-        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
-                List.of(Map.of("availabilityZone", zone(0), "subnetId", subnet))));
-        JsonNode created = api.post("/instances", body).json();
-        String path = "/instances/" + created.get("instanceId").asString();
-        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
+        String path = runningInOneZone(subnet, zone(0));
 
         account.customer.deleteSubnet(subnet);
 
+        assertUpdateRefused(path, "network.subnets[0].subnetId", subnet, "does not exist");
+        assertNothingRecordedAndDeletable(path);
+    }
+
+    @Test
+    void anUpdateIsRefusedWhenTheInstancesSubnetHasLostItsPathOut() {
+        String subnet = account.customer.extraSubnet(zone(1));
+        String path = runningInOneZone(subnet, zone(1));
+
+        String table = account.customer.isolateSubnet(subnet);
+
+        // The same check as a create's, the same answer: the new brokers' agents could not find their peers.
+        assertUpdateRefused(path, "network.subnets[0].subnetId", "Route table " + table + " of " + subnet,
+                "no default route");
+        assertNothingRecordedAndDeletable(path);
+    }
+
+    /** A 1-zone instance in {@code subnet}, created and running; returns its path. */
+    private static String runningInOneZone(String subnet, String zone) {
+        Map<String, Object> body = account.instanceBody("S3", 1, 3, null);
+        body.put("network", Map.of("vpcId", account.customer.vpcId, "subnets",
+                List.of(Map.of("availabilityZone", zone, "subnetId", subnet))));
+        JsonNode created = api.post("/instances", body).json();
+        assertThat(OnboardedAccount.finished(api, created.get("id").asString()).get("state").asString()).isEqualTo("SUCCEEDED");
+        return "/instances/" + created.get("instanceId").asString();
+    }
+
+    /** A scale's plan and the scale itself are both refused on {@code field}, with a message saying each of {@code says}. */
+    private static void assertUpdateRefused(String path, String field, String... says) {
         for (ApiClient.Response refused : List.of(api.post(path + "/plan", Map.of("aku", 6)),
                 api.header("If-Match", "\"1\"").patch(path, Map.of("aku", 6)))) {
             assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("type").asString()).as(refused.toString()).endsWith("/validation-failed");
             assertThat(refused.json().get("errors")).as(refused.toString()).anySatisfy(error -> {
-                assertThat(error.get("field").asString()).isEqualTo("network.subnets[0].subnetId");
-                assertThat(error.get("message").asString()).contains(subnet).contains("does not exist");
+                assertThat(error.get("field").asString()).isEqualTo(field);
+                assertThat(error.get("message").asString()).contains(says);
             });
         }
+    }
+
+    private static void assertNothingRecordedAndDeletable(String path) {
         JsonNode instance = api.get(path).json();
         assertThat(instance.get("specVersion").asInt()).as("nothing recorded").isEqualTo(1);
         assertThat(instance.get("spec").get("aku").asInt()).isEqualTo(3);
@@ -107,8 +136,8 @@ class NetworkCheckIT {
                 .containsExactly("CREATE");
 
         String deletion = api.delete(path).json().get("id").asString();
-        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString()).as("a delete needs no network")
-                .isEqualTo("SUCCEEDED");
+        assertThat(OnboardedAccount.finished(api, deletion).get("state").asString())
+                .as("a delete needs neither the subnet nor a path out").isEqualTo("SUCCEEDED");
     }
 
     @Test

@@ -118,6 +118,11 @@ public final class BackendProcess implements AutoCloseable {
         return workerId;
     }
 
+    /** Waits for the process to end by itself (a test fault that kills it); false if it still runs after {@code within}. */
+    public boolean awaitExit(Duration within) throws InterruptedException {
+        return process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     /** {@code kill -9}: no shutdown hook, no graceful stop, nothing flushed. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -75,6 +75,16 @@ public final class CustomerAccount {
         return subnet;
     }
 
+    /**
+     * Gives a subnet a route table of its own with no route out (no default route, no endpoint) behind the control
+     * plane's back; returns the route table's id.
+     */
+    public String isolateSubnet(String subnetId) {
+        String table = ec2.createRouteTable(b -> b.vpcId(vpcId)).routeTable().routeTableId();
+        ec2.associateRouteTable(b -> b.routeTableId(table).subnetId(subnetId));
+        return table;
+    }
+
     /** Deletes a subnet behind the control plane's back (AWS would wait for its network interfaces to go; LocalStack does not). */
     public void deleteSubnet(String subnetId) {
         ec2.deleteSubnet(b -> b.subnetId(subnetId));

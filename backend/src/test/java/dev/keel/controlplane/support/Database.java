@@ -86,6 +86,7 @@ public final class Database {
             Object slugArray = connection.createArrayOf("text", slugs);
             for (String sql : List.of(
                     "DELETE FROM marketplace_agreement_events WHERE subscription_id IN (" + subscriptions + ")",
+                    "DELETE FROM metering_records WHERE subscription_id IN (" + subscriptions + ")",
                     "DELETE FROM marketplace_subscriptions WHERE id IN (" + subscriptions + ")")) {
                 try (PreparedStatement statement = connection.prepareStatement(sql)) {
                     statement.setObject(1, slugArray);

@@ -129,11 +129,13 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
     /**
      * The paths the brokers' traffic must have out of their subnets: S3 through a gateway endpoint (per
      * {@code s3GatewayEndpoint}, created as {@code endpointLogicalName} with {@code clientToken} when Keel may), and
-     * the EC2 (and, for FSWAL, FSx) APIs the agent calls, through an interface endpoint or a default route.
+     * the EC2 (and, for FSWAL, FSx) APIs the agent calls, through an interface endpoint or a default route. The
+     * VPC's other Keel instances have their brokers in {@code otherInstancesSubnets}: their route tables stay on
+     * Keel's endpoint too.
      */
     public record NetworkPaths(S3GatewayEndpointMode s3GatewayEndpoint, String vpcId, List<String> subnetIds,
-                               String s3ServiceName, List<String> apiServiceNames, String endpointLogicalName,
-                               String clientToken) {
+                               Set<String> otherInstancesSubnets, String s3ServiceName, List<String> apiServiceNames,
+                               String endpointLogicalName, String clientToken) {
     }
 
     /** What the target does not say and configuration does. */
@@ -230,7 +232,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         }
         String services = "com.amazonaws." + target.region() + ".";
         NetworkPaths paths = new NetworkPaths(target.s3GatewayEndpoint(), target.vpcId(),
-                target.zones().stream().map(ProvisioningTarget.Zone::subnetId).toList(), services + "s3",
+                target.zones().stream().map(ProvisioningTarget.Zone::subnetId).toList(), target.otherInstancesSubnets(),
+                services + "s3",
                 // The agent finds its peers with ec2:DescribeInstances; it mounts FSx over NFS, within the VPC.
                 List.of(services + "ec2"),
                 S3_GATEWAY_ENDPOINT_NAME,

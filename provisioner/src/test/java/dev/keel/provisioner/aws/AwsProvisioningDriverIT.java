@@ -243,6 +243,16 @@ class AwsProvisioningDriverIT {
                 .anySatisfy(tag -> assertThat(tag.key() + "=" + tag.value())
                         .isEqualTo("byoc:retain-until=2026-12-02T16:40:00Z"));
         assertThat(aws.s3.listObjectsV2(b -> b.bucket(bucket)).contents()).as("its data is kept").hasSize(1);
+        // S3 deletes it a day after the retention should the control plane not: the whole configuration, read back.
+        assertThat(aws.s3.getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules())
+                .extracting(rule -> rule.id()).containsExactlyInAnyOrder("abort-incomplete-uploads",
+                        Buckets.RETENTION_BACKSTOP);
+        assertThat(aws.s3.getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules())
+                .filteredOn(rule -> rule.id().equals(Buckets.RETENTION_BACKSTOP)).singleElement().satisfies(rule -> {
+                    assertThat(rule.expiration().date()).isEqualTo(Instant.parse("2026-12-04T00:00:00Z"));
+                    assertThat(rule.noncurrentVersionExpiration().noncurrentDays()).isPositive();
+                    assertThat(rule.statusAsString()).isEqualTo("Enabled");
+                });
         assertThat(instances(t)).isEmpty();
 
         driver.deleteRetainedData(deleted);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -142,6 +143,73 @@ class S3GatewayEndpointIT {
         assertThat(s3Endpoints(aws)).singleElement().satisfies(e -> assertThat(e.routeTableIds())
                 .containsExactlyInAnyOrder(mainRouteTable(aws), own));
         assertThat(endpointPlan(first)).isEmpty();
+    }
+
+    /**
+     * A route table on Keel's endpoint that no Keel subnet uses any more is taken off it, never off the customer's
+     * endpoint.
+     */
+    @Test
+    void aRouteTableNoKeelSubnetUsesAnyMoreLeavesKeelsEndpointButNotTheCustomers() {
+        LocalStackAccount aws = new LocalStackAccount();
+        String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(gateway));
+        String association = aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(aws.zones.get(1).subnetId()))
+                .associationId();
+        driver.applyStep("prepare-network-paths", t);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+        String spare = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        String customers = aws.ec2.createVpcEndpoint(b -> b.vpcId(aws.vpcId).serviceName(S3)
+                .vpcEndpointType(VpcEndpointType.GATEWAY).routeTableIds(spare)).vpcEndpoint().vpcEndpointId();
+
+        // The subnet goes back to the main route table: nothing of Keel's is routed by its own one any more.
+        aws.ec2.disassociateRouteTable(b -> b.associationId(association));
+
+        assertThat(endpointPlan(t)).containsExactly("~ s3-gateway-endpoint s3-gateway-endpoint (" + endpoint
+                + "): remove route tables " + own);
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(s3Endpoints(aws)).filteredOn(e -> e.vpcEndpointId().equals(endpoint)).singleElement()
+                .satisfies(e -> assertThat(e.routeTableIds()).containsExactly(mainRouteTable(aws)));
+        assertThat(s3Endpoints(aws)).filteredOn(e -> e.vpcEndpointId().equals(customers)).singleElement()
+                .satisfies(e -> assertThat(e.routeTableIds()).as("the customer's endpoint is never changed")
+                        .containsExactly(spare));
+        assertThat(endpointPlan(t)).isEmpty();
+    }
+
+    /**
+     * The other instances' subnets come from the control plane's records, as an instance being created has nothing in
+     * the account yet: a route table only such a subnet uses stays on Keel's endpoint.
+     */
+    @Test
+    void aRouteTableAnotherInstancesSubnetUsesStaysOnKeelsEndpoint() {
+        LocalStackAccount aws = new LocalStackAccount();
+        String gateway = InternetRoute.addTo(aws.ec2, aws.vpcId);
+        String own = aws.ec2.createRouteTable(b -> b.vpcId(aws.vpcId)).routeTable().routeTableId();
+        aws.ec2.createRoute(b -> b.routeTableId(own).destinationCidrBlock("0.0.0.0/0").gatewayId(gateway));
+        String moved = aws.zones.get(1).subnetId();
+        String association = aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(moved)).associationId();
+        String others = aws.zones.get(2).subnetId();
+        aws.ec2.associateRouteTable(b -> b.routeTableId(own).subnetId(others));
+        // The instance is placed in the first two subnets; another one being created will have brokers in the third.
+        ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
+        t = new ProvisioningTarget(t.instanceId(), t.instanceName(), t.region(), t.account(), t.vpcId(),
+                t.zones().subList(0, 2), t.walType(), t.aku(), null, null, t.instanceType(), t.brokerCount(),
+                t.brokerVersion(), t.observed(), null, Set.of(), null, t.s3GatewayEndpoint(), Set.of(others));
+        driver.applyStep("prepare-network-paths", t);
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        aws.ec2.disassociateRouteTable(b -> b.associationId(association));
+
+        assertThat(endpointPlan(t)).isEmpty();
+        driver.applyStep("prepare-network-paths", t);
+        assertThat(s3Endpoints(aws)).singleElement().satisfies(e -> assertThat(e.routeTableIds())
+                .containsExactlyInAnyOrder(mainRouteTable(aws), own));
+
+        ProvisioningTarget alone = t.withOtherInstancesSubnets(Set.of());
+        assertThat(endpointPlan(alone)).as("once no instance has that subnet").containsExactly(
+                "~ s3-gateway-endpoint s3-gateway-endpoint (" + endpoint + "): remove route tables " + own);
     }
 
     @Test

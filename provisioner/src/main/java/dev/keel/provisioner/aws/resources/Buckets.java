@@ -1,5 +1,8 @@
 package dev.keel.provisioner.aws.resources;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +41,8 @@ public final class Buckets implements ManagedResource {
     private static final String POLICY = "policy";
     /** When a kept data bucket's retention ends, as its tag says. */
     public static final String RETAINED_UNTIL = "retainedUntil";
+    /** The lifecycle rule that deletes a kept bucket's data after its retention, should the control plane not. */
+    public static final String RETENTION_BACKSTOP = "expire-after-retention";
 
     @Override
     public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
@@ -140,8 +145,12 @@ public final class Buckets implements ManagedResource {
         }
     }
 
-    /** Tags the kept bucket with when its retention ends: the customer sees in their account why it is still there. */
+    /**
+     * Puts the retention backstop on the kept bucket, then tags it with when its retention ends: the customer sees in
+     * their account why it is still there, and S3 deletes the data even if the control plane never comes back.
+     */
     private static ObservedState.Resource retain(StepContext ctx, DesiredState.Bucket bucket) {
+        putLifecycle(ctx.aws().s3(), bucket, List.of(retentionBackstop(bucket.retainedUntil(), Instant.now())));
         List<Tag> tags = new ArrayList<>();
         ctx.desired().tags(bucket.logicalName()).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
         String until = bucket.retainedUntil().toString();
@@ -189,6 +198,20 @@ public final class Buckets implements ManagedResource {
         AwsCalls.run("s3:PutEncryptionConfiguration", () -> s3.putBucketEncryption(b -> b.bucket(name)
                 .serverSideEncryptionConfiguration(c -> c.rules(r -> r.applyServerSideEncryptionByDefault(
                         d -> d.sseAlgorithm(ServerSideEncryption.AES256)).bucketKeyEnabled(true)))));
+        putLifecycle(s3, bucket, List.of());
+        AwsCalls.run("s3:PutBucketPolicy", () -> s3.putBucketPolicy(b -> b.bucket(name)
+                .policy(bucket.policy().json())));
+        List<Tag> tags = new ArrayList<>();
+        ctx.desired().tags(bucket.logicalName()).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
+        AwsCalls.run("s3:PutBucketTagging", () -> s3.putBucketTagging(b -> b.bucket(name)
+                .tagging(t -> t.tagSet(tags))));
+    }
+
+    /**
+     * The bucket's whole lifecycle configuration, with {@code extra} rules: S3 replaces the configuration with each
+     * put, so every rule the bucket keeps is written each time.
+     */
+    private static void putLifecycle(S3Client s3, DesiredState.Bucket bucket, List<LifecycleRule> extra) {
         List<LifecycleRule> rules = new ArrayList<>();
         rules.add(LifecycleRule.builder().id("abort-incomplete-uploads").status(ExpirationStatus.ENABLED)
                 .filter(f -> f.prefix("")).abortIncompleteMultipartUpload(a -> a.daysAfterInitiation(7)).build());
@@ -196,14 +219,26 @@ public final class Buckets implements ManagedResource {
             rules.add(LifecycleRule.builder().id("expire-ops-data").status(ExpirationStatus.ENABLED)
                     .filter(f -> f.prefix("")).expiration(e -> e.days(bucket.expireAfterDays())).build());
         }
-        AwsCalls.run("s3:PutLifecycleConfiguration", () -> s3.putBucketLifecycleConfiguration(b -> b.bucket(name)
-                .lifecycleConfiguration(c -> c.rules(rules))));
-        AwsCalls.run("s3:PutBucketPolicy", () -> s3.putBucketPolicy(b -> b.bucket(name)
-                .policy(bucket.policy().json())));
-        List<Tag> tags = new ArrayList<>();
-        ctx.desired().tags(bucket.logicalName()).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
-        AwsCalls.run("s3:PutBucketTagging", () -> s3.putBucketTagging(b -> b.bucket(name)
-                .tagging(t -> t.tagSet(tags))));
+        rules.addAll(extra);
+        AwsCalls.run("s3:PutLifecycleConfiguration", () -> s3.putBucketLifecycleConfiguration(b -> b
+                .bucket(bucket.name()).lifecycleConfiguration(c -> c.rules(rules))));
+    }
+
+    /**
+     * Expires a kept bucket's objects on the first midnight (UTC) at least a day after its retention ends: S3 takes
+     * only a midnight as an expiry date. Keel's buckets are unversioned; in one a customer versioned, the objects the
+     * expiry turns into noncurrent versions go as many days later as the retention still had to run when it was
+     * kept, so a version overwritten during the retention is kept at least until the expiry too. Unfinished uploads
+     * go by the standing rule, a week after they began (S3 expires uploads by age only).
+     */
+    static LifecycleRule retentionBackstop(Instant retainedUntil, Instant now) {
+        Instant dayAfter = retainedUntil.plus(Duration.ofDays(1));
+        Instant midnight = dayAfter.truncatedTo(ChronoUnit.DAYS);
+        Instant on = midnight.equals(dayAfter) ? midnight : midnight.plus(Duration.ofDays(1));
+        int noncurrentDays = (int) Math.max(1, Duration.between(now, on).toDays() + 1);
+        return LifecycleRule.builder().id(RETENTION_BACKSTOP).status(ExpirationStatus.ENABLED)
+                .filter(f -> f.prefix("")).expiration(e -> e.date(on))
+                .noncurrentVersionExpiration(n -> n.noncurrentDays(noncurrentDays)).build();
     }
 
     /** Empties the bucket (every version, delete marker and unfinished upload) and deletes it. */

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +35,9 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
  * The paths the brokers' traffic takes out of their subnets. S3 (data, and the WAL when it is S3) must go through an
  * S3 gateway endpoint on the route table of each subnet — the subnet's own, or the VPC's main route table when it has
  * none — or it pays a NAT gateway's per-GB fee. Keel creates that endpoint when the spec allows, or adds the missing
- * route tables to the one it created before in the VPC, which all Keel instances there share: an instance's delete
+ * route tables to the one it created before in the VPC, which all Keel instances there share, and takes off it the
+ * route tables no subnet of theirs uses any more (the control plane names the other instances' subnets, as one being
+ * created leaves no trace of them in the account until its brokers run). An instance's delete
  * removes it only when no other Keel instance is left in the VPC, also the delete of an instance whose spec left the
  * routing alone (the instance that made the endpoint may have been deleted first). The agent also calls the EC2 API (to find its
  * peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS; without one the
@@ -45,6 +49,8 @@ public final class S3GatewayEndpoint implements ManagedResource {
 
     /** Of an S3 gateway endpoint: how many other Keel instances have a security group in its VPC. */
     private static final String OTHER_INSTANCES = "otherInstances";
+    /** Of Keel's S3 gateway endpoint: the route tables on it that no subnet of the VPC's Keel instances uses. */
+    private static final String UNUSED_ROUTE_TABLES = "unusedRouteTables";
     /** Of a subnet's route: the S3 gateway endpoint on its route table, whoever made it. */
     private static final String S3_ENDPOINT = "s3Endpoint";
     /** Of a subnet's route: the target of its route table's default route ({@code 0.0.0.0/0}). */
@@ -68,7 +74,10 @@ public final class S3GatewayEndpoint implements ManagedResource {
                         && Boolean.TRUE.equals(e.privateDnsEnabled())).map(VpcEndpoint::serviceName)
                 .distinct().sorted().collect(Collectors.joining(","));
 
-        List<ObservedState.Resource> found = new ArrayList<>(keels(ec2, desired, s3));
+        Set<String> used = Stream.concat(want.subnetIds().stream(), want.otherInstancesSubnets().stream())
+                .map(subnet -> routeTableOf(subnet, tables)).flatMap(Optional::stream).map(RouteTable::routeTableId)
+                .collect(Collectors.toSet());
+        List<ObservedState.Resource> found = new ArrayList<>(keels(ec2, desired, s3, used::contains));
         for (String subnet : want.subnetIds()) {
             Optional<RouteTable> table = routeTableOf(subnet, tables);
             if (table.isEmpty()) {
@@ -102,15 +111,25 @@ public final class S3GatewayEndpoint implements ManagedResource {
                     + String.join(", ", want.subnetIds()) + " that have none"));
         }
         Map<String, List<String>> uncovered = uncovered(routes);
-        if (uncovered.isEmpty()) {
+        List<String> unused = keels.map(S3GatewayEndpoint::unused).orElse(List.of());
+        if (uncovered.isEmpty() && unused.isEmpty()) {
             return List.of();
         }
         String tables = describe(uncovered);
-        return List.of(keels.isPresent()
-                ? new ResourceChange(Action.UPDATE, ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
-                        keels.get().id(), "add route tables " + tables)
-                : new ResourceChange(Action.CREATE, ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(), null,
-                        "S3 gateway endpoint " + want.s3ServiceName() + " in " + want.vpcId() + " on route tables " + tables));
+        if (keels.isEmpty()) {
+            return List.of(new ResourceChange(Action.CREATE, ObservedState.S3_GATEWAY_ENDPOINT,
+                    want.endpointLogicalName(), null, "S3 gateway endpoint " + want.s3ServiceName() + " in "
+                    + want.vpcId() + " on route tables " + tables));
+        }
+        List<String> what = new ArrayList<>();
+        if (!uncovered.isEmpty()) {
+            what.add("add route tables " + tables);
+        }
+        if (!unused.isEmpty()) {
+            what.add("remove route tables " + String.join(", ", unused));
+        }
+        return List.of(new ResourceChange(Action.UPDATE, ObservedState.S3_GATEWAY_ENDPOINT, want.endpointLogicalName(),
+                keels.get().id(), String.join("; ", what)));
     }
 
     @Override
@@ -128,8 +147,17 @@ public final class S3GatewayEndpoint implements ManagedResource {
             if (change.action() == Action.CREATE) {
                 answered = made(want, routes, create(ctx, want, add), add);
             } else if (change.action() == Action.UPDATE) {
-                AwsCalls.run("ec2:ModifyVpcEndpoint", () -> ctx.aws().ec2().modifyVpcEndpoint(b -> b
-                        .vpcEndpointId(change.id()).addRouteTableIds(add)));
+                List<String> remove = ctx.observed().find(ObservedState.S3_GATEWAY_ENDPOINT, change.logicalName())
+                        .map(S3GatewayEndpoint::unused).orElse(List.of());
+                AwsCalls.run("ec2:ModifyVpcEndpoint", () -> ctx.aws().ec2().modifyVpcEndpoint(b -> {
+                    b.vpcEndpointId(change.id());
+                    if (!add.isEmpty()) {
+                        b.addRouteTableIds(add);
+                    }
+                    if (!remove.isEmpty()) {
+                        b.removeRouteTableIds(remove);
+                    }
+                }));
             }
         }
         if (answered.isPresent()) {
@@ -141,7 +169,7 @@ public final class S3GatewayEndpoint implements ManagedResource {
             return want.s3GatewayEndpoint() != S3GatewayEndpointMode.CREATE
                     || uncovered(ctx.observed().ofType(ObservedState.SUBNET_ROUTE)).isEmpty()
                     && ctx.observed().ofType(ObservedState.S3_GATEWAY_ENDPOINT).stream()
-                    .allMatch(e -> "available".equals(e.attribute("state")));
+                    .allMatch(e -> "available".equals(e.attribute("state")) && unused(e).isEmpty());
         });
     }
 
@@ -187,7 +215,9 @@ public final class S3GatewayEndpoint implements ManagedResource {
                     desired.networkPaths().vpcId(), e.getMessage());
             return List.of();
         }
-        return keels(ec2, desired, endpoints.stream().filter(e -> isS3Gateway(e, desired.networkPaths())).toList());
+        // Reading no route table, it takes each one on the endpoint to be used: it changes nothing anyway.
+        return keels(ec2, desired, endpoints.stream().filter(e -> isS3Gateway(e, desired.networkPaths())).toList(),
+                table -> true);
     }
 
     /** The VPC's endpoints not on their way out, whoever made them. */
@@ -201,8 +231,12 @@ public final class S3GatewayEndpoint implements ManagedResource {
         return e.vpcEndpointType() == VpcEndpointType.GATEWAY && want.s3ServiceName().equals(e.serviceName());
     }
 
-    /** Keel's among the VPC's S3 gateway endpoints {@code s3}, each with how many other Keel instances use it. */
-    private static List<ObservedState.Resource> keels(Ec2Client ec2, DesiredState desired, List<VpcEndpoint> s3) {
+    /**
+     * Keel's among the VPC's S3 gateway endpoints {@code s3}, each with how many other Keel instances use it and the
+     * route tables on it that none of their subnets does ({@code used} says which are).
+     */
+    private static List<ObservedState.Resource> keels(Ec2Client ec2, DesiredState desired, List<VpcEndpoint> s3,
+                                                      Predicate<String> used) {
         List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
         if (keels.isEmpty()) {
             return List.of();
@@ -210,7 +244,15 @@ public final class S3GatewayEndpoint implements ManagedResource {
         long others = otherInstances(ec2, desired);
         return keels.stream().map(e -> new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT,
                 desired.networkPaths().endpointLogicalName(), e.vpcEndpointId(), Map.of("state",
-                String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others)))).toList();
+                String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others),
+                UNUSED_ROUTE_TABLES, e.routeTableIds().stream().filter(used.negate()).sorted()
+                        .collect(Collectors.joining(","))))).toList();
+    }
+
+    /** The route tables on Keel's endpoint (as observed) that no Keel subnet uses. */
+    private static List<String> unused(ObservedState.Resource keels) {
+        String tables = keels.attribute(UNUSED_ROUTE_TABLES);
+        return tables == null || tables.isEmpty() ? List.of() : List.of(tables.split(","));
     }
 
     /**
