@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, newIdempotencyKey, useApiClient } from './client';
+import { call, collectPages, newIdempotencyKey, useApiClient } from './client';
 import type { Budget } from './types';
 
 export const billingKeys = {
@@ -7,6 +7,7 @@ export const billingKeys = {
   usage: (from: string, to: string | undefined) => [...billingKeys.all, 'usage', from, to] as const,
   budget: () => [...billingKeys.all, 'budget'] as const,
   subscription: () => [...billingKeys.all, 'subscription'] as const,
+  meteringRecords: (month: string) => [...billingKeys.all, 'metering-records', month] as const,
 };
 
 /** The organization's AKU-hours in `[from, to)`; without `to`, up to now (and refreshed each minute). */
@@ -35,6 +36,21 @@ export function useSubscription() {
   return useQuery({
     queryKey: billingKeys.subscription(),
     queryFn: async () => (await call(client.GET('/billing/subscription'))).data,
+    refetchInterval: 60_000,
+  });
+}
+
+/** The metering ledger's records for the UTC month `month` (`YYYY-MM`), newest hour first: a month has at most 744 hours. */
+export function useMeteringRecords(month: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: billingKeys.meteringRecords(month),
+    queryFn: () =>
+      collectPages(
+        async (cursor) =>
+          (await call(client.GET('/billing/metering-records', { params: { query: { month, limit: 100, cursor } } }))).data,
+        8,
+      ),
     refetchInterval: 60_000,
   });
 }

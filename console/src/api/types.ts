@@ -37,6 +37,7 @@ export type Plan = S['Plan'];
 export type PlannedChange = Plan['changes'][number];
 export type PlanAction = PlannedChange['action'];
 export type Usage = S['Usage'];
+export type MeteringRecord = S['MeteringRecord'];
 export type Budget = S['Budget'];
 export type BudgetStatus = S['BudgetStatus'];
 export type BillingSubscription = S['BillingSubscription'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import type { BillingSubscription, BudgetStatus, MarketplaceSubscription } from '../api/types';
+import type { BillingSubscription, BudgetStatus, MarketplaceSubscription, MeteringRecord } from '../api/types';
 import { catalogV1, usage } from '../test/fixtures';
 import { eventually, fakeApi, json, renderWithProviders } from '../test/render';
 import BillingPage from './BillingPage';
@@ -231,5 +231,66 @@ describe('billing', () => {
     await eventually(() =>
       expect(wrapper().findBarChart('[data-testid="usage-chart"]')!.findStatusContainer()!.getElement().textContent).toContain('No instance ran in this time'),
     );
+  });
+
+  describe('the metering ledger', () => {
+    const record = (hour: string, fields: Partial<MeteringRecord> = {}): MeteringRecord => ({
+      id: crypto.randomUUID(),
+      subscriptionId: '5f0e2d7c-3b1a-4c9e-8d6f-1a2b3c4d5e6f',
+      customerAwsAccountId: contract.customerAwsAccountId,
+      licenseArn: contract.licenseArn,
+      customerIdentifier: null,
+      dimension: 'aku_hours',
+      hour,
+      quantity: 6,
+      state: 'ACCEPTED',
+      meteringRecordId: `mr-${hour}`,
+      attempts: 1,
+      lastError: null,
+      createdAt: hour,
+      updatedAt: hour,
+      ...fields,
+    });
+    const onMarketplaceApi = (records: unknown) =>
+      fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': onMarketplace(contract), 'GET /billing/metering-records': records });
+
+    it('lists every record of the month, page after page, with AWS’s state, id and the last error', async () => {
+      const api = onMarketplaceApi((request: Request) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        return cursor === null
+          ? json({ items: [record('2026-11-24T11:00:00Z', { state: 'PENDING', meteringRecordId: null, attempts: 2, lastError: 'ThrottlingException: Rate exceeded' })], nextCursor: 'page-2' })
+          : json({ items: [record('2026-11-24T10:00:00Z', { quantity: 5 })], nextCursor: null });
+      });
+      renderWithProviders(<BillingPage />, { api });
+      await waitFor(() => expect(screen.getByTestId('ledger-state-2026-11-24T10:00:00Z').textContent).toBe('Accepted'));
+      const asked = api.calls.filter((c) => new URL(c.url).pathname.endsWith('/metering-records')).map((c) => new URL(c.url).searchParams);
+      expect(asked.map((q) => [q.get('month'), q.get('cursor')])).toEqual([
+        [recentMonths(new Date(), 1)[0].from.slice(0, 7), null],
+        [recentMonths(new Date(), 1)[0].from.slice(0, 7), 'page-2'],
+      ]);
+      const rows = wrapper().findTable('[data-testid="ledger-table"]')!.findRows();
+      expect(rows.map((r) => r.getElement().textContent)).toEqual([
+        expect.stringMatching(/24 Nov 2026, 11:00.*aku_hours6Waiting to be sent—2ThrottlingException: Rate exceeded/),
+        expect.stringMatching(/24 Nov 2026, 10:00.*aku_hours5Acceptedmr-2026-11-24T10:00:00Z1—/),
+      ]);
+    });
+
+    it('says when no hour has been metered, and when the ledger cannot be loaded', async () => {
+      const { unmount } = renderWithProviders(<BillingPage />, { api: onMarketplaceApi({ items: [], nextCursor: null }) });
+      await eventually(() => expect(wrapper().findTable('[data-testid="ledger-table"]')!.findEmptySlot()!.getElement().textContent).toContain('No metering records'));
+      unmount();
+
+      renderWithProviders(<BillingPage />, { api: onMarketplaceApi(() => json({ type: 'about:blank', title: 'Server error', status: 500, detail: 'the database is away' }, 500)) });
+      expect((await screen.findByTestId('ledger-load-error')).textContent).toContain('the database is away');
+    });
+
+    it('is not asked for on the trial, which meters nothing to AWS', async () => {
+      const api = fakeApi({ 'GET /billing/usage': usage, 'GET /billing/budget': noBudget, 'GET /billing/subscription': { plan: 'TRIAL', subscription: null } });
+      renderWithProviders(<BillingPage />, { api });
+      await screen.findByTestId('budget-trial');
+      await waitFor(() => expect(api.calls.some((c) => new URL(c.url).pathname.endsWith('/billing/subscription'))).toBe(true));
+      expect(screen.queryByTestId('ledger-table')).toBeNull();
+      expect(api.calls.some((c) => new URL(c.url).pathname.endsWith('/metering-records'))).toBe(false);
+    });
   });
 });

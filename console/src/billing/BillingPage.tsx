@@ -16,6 +16,7 @@ import { EmptyState, formatDate, LoadError } from '../app/common';
 import { strings } from '../i18n/strings';
 import { BudgetAlert, BudgetSection } from './BudgetSection';
 import { ChargesSection } from './ChargesSection';
+import { MeteringLedger } from './MeteringLedger';
 import { recentMonths } from './months';
 import { SubscriptionAlert, SubscriptionSection } from './SubscriptionSection';
 import { UsageChart } from './UsageChart';
@@ -111,6 +112,7 @@ export default function BillingPage() {
               },
             ]}
           />
+          {subscription.data?.plan === 'MARKETPLACE' && <MeteringLedger month={month.from.slice(0, 7)} />}
         </SpaceBetween>
       }
     />

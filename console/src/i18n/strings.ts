@@ -640,6 +640,24 @@ export const strings = {
       emptyBody: 'No instance ran in this time.',
       i18n: { ...chartLabels, chartAriaRoleDescription: 'bar chart' },
     },
+    ledger: {
+      title: 'Metering records',
+      description:
+        'What Keel sent to AWS Marketplace for each hour (UTC) of this month, and AWS’s answer: the usage on your AWS bill, record by record. An hour is written once it has ended.',
+      loadFailed: 'The metering records could not be loaded',
+      empty: 'No metering records',
+      emptyBody: 'No hour of this month has been metered to the subscription yet.',
+      columns: {
+        hour: 'Hour (UTC)',
+        dimension: 'Dimension',
+        quantity: 'Quantity',
+        state: 'State',
+        meteringRecordId: 'AWS MeteringRecordId',
+        attempts: 'Attempts',
+        lastError: 'Last error',
+      },
+      states: { PENDING: 'Waiting to be sent', SENT: 'Sent', ACCEPTED: 'Accepted', DUPLICATE: 'Duplicate', FAILED: 'Failed' },
+    },
     charges: {
       title: 'Estimated charges',
       description: (price: string) =>
