@@ -122,8 +122,11 @@ main() {
   local backend_port
   backend_port=$(free_port)
   log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
+  # The registration URL sends buyers on to this run's console; metering and agreement events run every few
+  # seconds, so the Marketplace test sees an ended hour metered and a subscription turn ACTIVE without waiting minutes.
   SPRING_PROFILES_ACTIVE=local SERVER_PORT=$backend_port KEEL_MANAGEMENT_PORT=0 KEEL_PROVISIONING_DRIVER=aws \
-    KEEL_AWS_WAIT_SCALE=0.02 spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
+    KEEL_AWS_WAIT_SCALE=0.02 KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT KEEL_METERING_INTERVAL=2s \
+    KEEL_MARKETPLACE_QUEUE_POLL_INTERVAL=1s spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
   log "starting the local runner (plays EC2 with stand-in brokers)"
   spawn local-runner "$REPO_ROOT/broker-image/local-runner/run.sh" "$KEEL_AWS_ENDPOINT" "$RUN_DIR/local-runner"
   log "serving the console on :$CONSOLE_PORT"
@@ -138,6 +141,10 @@ main() {
   . "$RUN_DIR/customer.env"
   export E2E_ROLE_ARN=$DEMO_ROLE_ARN E2E_VPC_ID=$DEMO_VPC_ID \
     E2E_SUBNETS=$DEMO_SUBNET_A,$DEMO_SUBNET_B,$DEMO_SUBNET_C E2E_RUNNER_STATE=$RUN_DIR/local-runner
+  # The registration URL is the backend's own (AWS posts to it, not to the console); the Marketplace test backdates
+  # a subscription in the run's database to make an ended hour billable.
+  export E2E_BACKEND_URL=http://localhost:$backend_port \
+    E2E_DATABASE_URL=postgresql://$KEEL_DB_USERNAME:$KEEL_DB_PASSWORD@localhost:$pg_port/$E2E_DB
 
   local rc=0
   (cd "$E2E_DIR" && KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT node node_modules/@playwright/test/cli.js test "$@") || rc=$?

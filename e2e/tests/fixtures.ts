@@ -62,15 +62,21 @@ export async function accessToken(page: Page): Promise<string> {
   return token;
 }
 
-/** Calls the API as the page's user, through the console's own origin (as the console does). */
-export async function callApi<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+/** Calls the API as the page's user, through the console's own origin (as the console does); `status` is the answer expected. */
+export async function callApi<T>(
+  page: Page,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  status = 200,
+): Promise<T> {
   const response = await page.request.fetch(`/api/v1${path}`, {
     method,
     data: body,
     headers: { Authorization: `Bearer ${await accessToken(page)}`, 'X-Organization': 'acme' },
   });
-  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBe(200);
-  return (await response.json()) as T;
+  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBe(status);
+  return (response.status() === 204 ? undefined : await response.json()) as T;
 }
 
 /** Moves the focus with Tab until `target` (or something inside it) has it: how a keyboard user gets to a control. */

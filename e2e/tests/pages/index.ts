@@ -9,13 +9,18 @@ export class LoginPage {
 
   async signIn(username: string) {
     await this.page.goto('/instances');
+    await this.submit(username);
+    await this.page.waitForURL(/\/instances$/);
+    // On a phone the menu shows only its icon: its name still says who signed in.
+    await expect(this.page.getByRole('button', { name: `${username} (User menu)` })).toBeVisible();
+  }
+
+  /** Once the console has sent the browser to Keycloak: the user's credentials, after which Keycloak sends it back. */
+  async submit(username: string) {
     await this.page.waitForURL(/\/realms\/byoc\/protocol\/openid-connect\/auth/, { timeout: 30_000 });
     await this.page.locator('#username').fill(username);
     await this.page.locator('#password').fill(PASSWORD);
     await this.page.locator('#kc-login').click();
-    await this.page.waitForURL(/\/instances$/);
-    // On a phone the menu shows only its icon: its name still says who signed in.
-    await expect(this.page.getByRole('button', { name: `${username} (User menu)` })).toBeVisible();
   }
 }
 
@@ -226,5 +231,55 @@ export class InstanceDetailPage {
     await expect(this.page.getByTestId('delete-instance-confirm')).toBeDisabled();
     await input(this.page, 'delete-instance-typed').fill(name);
     await this.page.getByTestId('delete-instance-confirm').click();
+  }
+}
+
+/**
+ * The buyer's way in from AWS Marketplace: AWS posts the registration token from the buyer's browser to the
+ * control plane's registration URL, which answers 303 to the console's /register page; signed in there, an admin links.
+ */
+export class RegistrationPage {
+  constructor(private readonly page: Page) {}
+
+  /** A real cross-site form post, as AWS Marketplace's page makes it, so the browser itself follows the 303. */
+  async arriveFromMarketplace(registrationUrl: string, token: string) {
+    await this.page.setContent(
+      `<form method="post" action="${registrationUrl}"><input type="hidden" name="x-amzn-marketplace-token" value="${token}"><button>Set up your account</button></form>`,
+    );
+    await this.page.getByRole('button', { name: 'Set up your account' }).click();
+  }
+
+  /** Keycloak's login, from which the console brings the user back to /register with the reference. */
+  async signIn(username: string) {
+    await new LoginPage(this.page).submit(username);
+    await this.page.waitForURL(/\/register\?reference=[0-9a-f-]{36}$/);
+  }
+
+  account() {
+    return this.page.getByTestId('register-account');
+  }
+
+  async link() {
+    await this.page.getByTestId('register-link').click();
+    await this.page.waitForURL(/\/billing$/);
+  }
+}
+
+/** The Billing page: the organization's subscription and the month's metering ledger. */
+export class BillingPage {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.goto('/billing');
+    await expect(this.page).toHaveTitle('Billing — Keel');
+  }
+
+  subscriptionState() {
+    return this.page.getByTestId('subscription-state');
+  }
+
+  /** The ledger's row of the record AWS answered with `meteringRecordId`. */
+  ledgerRow(meteringRecordId: string) {
+    return this.page.getByTestId('ledger-table').getByRole('row').filter({ hasText: meteringRecordId });
   }
 }
