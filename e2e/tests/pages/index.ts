@@ -278,6 +278,13 @@ export class BillingPage {
     return this.page.getByTestId('subscription-state');
   }
 
+  /** Shows the month (UTC) that holds `at`, by its label in the month picker ("October 2026"). */
+  async showMonthOf(at: Date) {
+    const label = at.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    await this.page.getByTestId('billing-month').getByRole('button').click();
+    await this.page.getByRole('option', { name: label }).click();
+  }
+
   /** The ledger's row of the record AWS answered with `meteringRecordId`. */
   ledgerRow(meteringRecordId: string) {
     return this.page.getByTestId('ledger-table').getByRole('row').filter({ hasText: meteringRecordId });
