@@ -56,6 +56,9 @@ public final class ProductionSettings {
                     "the OpenID Connect issuer whose access tokens the API accepts"),
             new RequiredSetting("keel.ingest.secret", "KEEL_INGEST_SECRET", Scope.OUTSIDE_LOCAL_DEVELOPMENT,
                     "signs the tokens broker agents report with; at least 32 random characters"),
+            new RequiredSetting("keel.secrets.key", "KEEL_SECRETS_KEY", Scope.OUTSIDE_LOCAL_DEVELOPMENT,
+                    "encrypts instances' CA keys and Kafka users' passwords at rest; 32 random bytes in base64"
+                    + " (openssl rand -base64 32)"),
             new RequiredSetting("keel.control-plane.aws-account-id", "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID",
                     Scope.OUTSIDE_LOCAL_DEVELOPMENT,
                     "the AWS account the control plane runs in, which customers' role trust policies name"),

@@ -22,7 +22,7 @@ class ProductionSettingsTest {
     void outsideLocalDevelopmentEveryMissingSettingIsNamedInOneFailure() {
         assertThatThrownBy(() -> settings.check(new MockEnvironment()))
                 .isInstanceOfSatisfying(UnsafeSettingsException.class, refused -> assertThat(refused.problems())
-                        .hasSize(10)
+                        .hasSize(11)
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_URL (spring.datasource.url) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_USERNAME (spring.datasource.username) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_DB_PASSWORD (spring.datasource.password) is not set"))
@@ -30,6 +30,7 @@ class ProductionSettingsTest {
                                 "KEEL_ISSUER_URI (spring.security.oauth2.resourceserver.jwt.issuer-uri) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_PROVISIONING_DRIVER (keel.provisioning.driver) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith("KEEL_INGEST_SECRET (keel.ingest.secret) is not set"))
+                        .anySatisfy(p -> assertThat(p).startsWith("KEEL_SECRETS_KEY (keel.secrets.key) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith(
                                 "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) is not set"))
                         .anySatisfy(p -> assertThat(p).startsWith(
@@ -41,11 +42,14 @@ class ProductionSettingsTest {
 
     @Test
     void outsideLocalDevelopmentTheDevelopmentValuesAreRefused() {
-        MockEnvironment environment = deployment("local-development-ingest-secret-0123456789", "000000000000");
+        MockEnvironment environment = deployment("local-development-ingest-secret-0123456789", "000000000000")
+                .withProperty("keel.secrets.key", "bG9jYWwtZGV2ZWxvcG1lbnQtc2VjcmV0cy1rZXktMzI=");
 
         assertThat(settings.problems(environment)).containsExactly(
                 "KEEL_INGEST_SECRET (keel.ingest.secret) has the local-development value: signs the tokens broker agents"
                         + " report with; at least 32 random characters",
+                "KEEL_SECRETS_KEY (keel.secrets.key) has the local-development value: encrypts instances' CA keys and"
+                        + " Kafka users' passwords at rest; 32 random bytes in base64 (openssl rand -base64 32)",
                 "KEEL_CONTROL_PLANE_AWS_ACCOUNT_ID (keel.control-plane.aws-account-id) has the local-development value:"
                         + " the AWS account the control plane runs in, which customers' role trust policies name");
     }
@@ -134,6 +138,7 @@ class ProductionSettingsTest {
         return new MockEnvironment()
                 .withProperty("keel.provisioning.driver", "aws")
                 .withProperty("keel.ingest.secret", ingestSecret)
+                .withProperty("keel.secrets.key", "q8Vw1n3Jc5ZQmR0tY7uE2xK9pL4sA6dF1gH3jB5nM0o=")
                 .withProperty("keel.control-plane.aws-account-id", controlPlaneAccount)
                 .withProperty("keel.provisioning.aws.broker-repository", "public.ecr.aws/keel/keel-broker")
                 .withProperty("keel.marketplace.product-code", "8x1k7cbd3k0y9u4qzf2nq5m6e")
