@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -24,7 +26,7 @@ func (a *app) instancesCommand() *cobra.Command {
 		Example: "  keel instances list\n  keel instances get orders -o yaml",
 	}
 	cmd.AddCommand(a.instancesList(), a.instancesGet(), a.instancesCreate(), a.instancesUpdate(), a.instancesDelete(),
-		a.instancesPlan(), a.instancesRepair(), a.instancesMetrics(), a.instancesCost())
+		a.instancesPlan(), a.instancesRepair(), a.instancesMetrics(), a.instancesCost(), a.instancesCACertificate())
 	return cmd
 }
 
@@ -158,11 +160,7 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 
 // s3GatewayEndpointMode is the API's value of --s3-gateway-endpoint (require-existing is REQUIRE_EXISTING).
 func s3GatewayEndpointMode(flag string) (api.S3GatewayEndpointMode, error) {
-	mode := api.S3GatewayEndpointMode(strings.ToUpper(strings.ReplaceAll(flag, "-", "_")))
-	if !mode.Valid() {
-		return "", usagef("--s3-gateway-endpoint %q: use create, require-existing or none", flag)
-	}
-	return mode, nil
+	return enumFlag[api.S3GatewayEndpointMode]("s3-gateway-endpoint", flag, "create, require-existing or none")
 }
 
 func onOff(on bool) string {
@@ -243,7 +241,11 @@ func (a *app) instancesCreate() *cobra.Command {
 		Long: `Creates an instance from an InstanceCreation document (-f, YAML or JSON, as the API takes it) and/or
 flags. ${NAME} in the file is replaced by the environment variable NAME. Without --wait the command
 prints the queued operation and returns; with --wait it shows the operation's steps and exits 0 when it
-SUCCEEDED, 5 when it FAILED, 4 after --timeout.`,
+SUCCEEDED, 5 when it FAILED, 4 after --timeout.
+
+An instance whose brokers authenticate clients (SASL_SSL, the default) is created with a Kafka user
+admin whose ACLs allow everything: its password is printed once, on stderr (and in the json and yaml
+documents without --wait, as adminCredentials).`,
 		Example: `  keel instances create -f cli/examples/s3.yaml --wait
   keel instances create --name orders --cloud-account prod --region us-east-1 --vpc vpc-0a1b2c3d \
     --subnet us-east-1a=subnet-0aaa,us-east-1b=subnet-0bbb,us-east-1c=subnet-0ccc --wal S3 --aku 3
@@ -259,7 +261,17 @@ SUCCEEDED, 5 when it FAILED, 4 after --timeout.`,
 			if err != nil {
 				return err
 			}
-			return a.started(cmd.Context(), c, r.Body, r.JSON202, w)
+			// The answer is the CREATE operation with, on a SASL_SSL instance, the default admin's credentials.
+			var op api.Operation
+			if err := json.Unmarshal(r.Body, &op); err != nil {
+				return err
+			}
+			if admin := r.JSON202.AdminCredentials; admin != nil {
+				// Before any wait, so that a wait that times out loses nothing.
+				fmt.Fprintf(a.errOut, "Kafka user %s, password %s\n", admin.Username, admin.Password)
+				a.passwordShownOnce(admin.Username, fmt.Sprintf("'keel users rotate-password %s --instance %s' makes a new one.", admin.Username, op.InstanceId))
+			}
+			return a.started(cmd.Context(), c, r.Body, &op, w)
 		}),
 	}
 	spec.register(cmd)
@@ -410,13 +422,18 @@ deletes it at once with everything else.`,
 
 // confirm asks for name to be typed; it refuses without a terminal to ask at.
 func (a *app) confirm(kind, name string) error {
+	return a.confirmTyped(kind, name, "name")
+}
+
+// confirmTyped asks for the object's identifier (its name, or its id when it has no name) to be typed.
+func (a *app) confirmTyped(kind, identifier, label string) error {
 	if !a.interactive() {
-		return usagef("deleting %s %s needs --yes when no terminal can ask for confirmation", kind, name)
+		return usagef("deleting %s %s needs --yes when no terminal can ask for confirmation", kind, identifier)
 	}
-	fmt.Fprintf(a.errOut, "This deletes %s %s. Type its name to confirm: ", kind, name)
+	fmt.Fprintf(a.errOut, "This deletes %s %s. Type its %s to confirm: ", kind, identifier, label)
 	line, _ := bufio.NewReader(a.in).ReadString('\n')
-	if strings.TrimSpace(line) != name {
-		return usagef("the name typed does not match; %s %s was not deleted", kind, name)
+	if strings.TrimSpace(line) != identifier {
+		return usagef("the %s typed does not match; %s %s was not deleted", label, kind, identifier)
 	}
 	return nil
 }
@@ -649,6 +666,33 @@ func costTable(e *api.CostEstimate) func(*output.Table) {
 			t.Row(as.Name, as.Value, as.Source, as.Statement)
 		}
 	}
+}
+
+func (a *app) instancesCACertificate() *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "ca-certificate NAME|ID",
+		Short: "Print the instance's CA certificate (PEM), which clients trust the brokers' TLS listener with",
+		Long: `Prints the certificate of the instance's own certificate authority, which signs its brokers' certificates,
+or writes it to a file with -f. Kafka clients trust it with ssl.truststore.type=PEM and
+ssl.truststore.location=FILE.`,
+		Example: `  keel instances ca-certificate orders -f orders-ca.pem
+  keel instances ca-certificate orders > orders-ca.pem`,
+		Args: cobra.ExactArgs(1),
+		RunE: a.withInstance(func(cmd *cobra.Command, c *api.ClientWithResponses, inst *api.GetInstanceResponse) error {
+			r, err := c.GetInstanceCaCertificateWithResponse(cmd.Context(), inst.JSON200.Id, nil)
+			if err != nil {
+				return err
+			}
+			if file != "" {
+				return os.WriteFile(file, r.Body, 0o644)
+			}
+			_, err = a.out.Write(r.Body)
+			return err
+		}),
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "write the certificate to this file instead of stdout")
+	return cmd
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -58,8 +58,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "keel",
 		Short: "Create and operate diskless Kafka instances in your AWS account",
-		Long: `keel drives the Keel control plane's API: instances, their operations, cloud accounts, estimates,
-audit events and usage.
+		Long: `keel drives the Keel control plane's API: instances, their Kafka users, ACLs and topics, their
+operations, cloud accounts, estimates, audit events and usage.
 
 Settings come from the current profile in ~/.config/keel/config.yaml, overridden by KEEL_* environment
 variables (KEEL_PROFILE, KEEL_API_URL, KEEL_ISSUER, KEEL_ORG, KEEL_OUTPUT, KEEL_CLIENT_ID), overridden
@@ -88,7 +88,7 @@ Exit codes: 0 success, 1 usage, 2 API error, 3 not signed in or not allowed, 4 t
 	flags.StringVar(&a.org, "org", "", "the organization to act in (default: your first membership)")
 	flags.StringVarP(&a.format, "output", "o", "", "output format: table, json or yaml")
 	root.AddGroup(&cobra.Group{ID: "resources", Title: "Resources:"}, &cobra.Group{ID: "session", Title: "Sign-in and profiles:"})
-	for _, c := range []*cobra.Command{a.instancesCommand(), a.operationsCommand(), a.cloudAccountsCommand(),
+	for _, c := range []*cobra.Command{a.instancesCommand(), a.usersCommand(), a.aclsCommand(), a.topicsCommand(), a.operationsCommand(), a.cloudAccountsCommand(),
 		a.estimatesCommand(), a.sizingCommand(), a.auditCommand(), a.billingCommand(), a.organizationsCommand()} {
 		c.GroupID = "resources"
 		root.AddCommand(c)

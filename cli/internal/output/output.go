@@ -118,6 +118,11 @@ func Cell(v any) string {
 			return "-"
 		}
 		return fmt.Sprint(*x)
+	case *int64:
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprint(*x)
 	case float32:
 		return formatNumber(float64(x))
 	case float64:
