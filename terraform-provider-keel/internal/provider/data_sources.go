@@ -230,7 +230,10 @@ func (d *instanceDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 	// The resource's attributes, all read: one description of an instance for both.
 	var rs resource.SchemaResponse
 	(&instanceResource{}).Schema(ctx, resource.SchemaRequest{}, &rs)
-	delete(rs.Schema.Attributes, "timeouts")
+	// The timeouts, and the admin's credentials the API answers only to the create, are the resource's alone.
+	for _, own := range []string{"timeouts", "admin_username", "admin_password"} {
+		delete(rs.Schema.Attributes, own)
+	}
 	attributes := dataSourceAttributes(rs.Schema.Attributes)
 	attributes["id"] = schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: "The instance's id; give it or `name`."}
 	attributes["name"] = schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: "The instance's name; give it or `id`."}

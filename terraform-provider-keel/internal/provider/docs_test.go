@@ -165,6 +165,8 @@ func kindOf(t attr.Type) string {
 	switch t := t.(type) {
 	case types.ListType:
 		return "List of " + kindOf(t.ElemType)
+	case types.MapType:
+		return "Map of " + kindOf(t.ElemType)
 	}
 	switch t {
 	case types.StringType:

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"keel.dev/cli/api"
 	"keel.dev/cli/client"
@@ -30,7 +32,10 @@ type instanceResource struct{ resourceBase }
 
 type instanceResourceModel struct {
 	instanceModel
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	// AdminUsername and AdminPassword are the default Kafka user's credentials, answered only by the create.
+	AdminUsername types.String   `tfsdk:"admin_username"`
+	AdminPassword types.String   `tfsdk:"admin_password"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
 func newInstanceResource() resource.Resource {
@@ -124,7 +129,15 @@ func (r *instanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"catalog_version":   schema.Int64Attribute{Computed: true, MarkdownDescription: "The sizing catalog version the instance was sized with."},
 			"instance_type":     schema.StringAttribute{Computed: true, MarkdownDescription: "The EC2 instance type of the brokers."},
 			"broker_count":      schema.Int64Attribute{Computed: true, MarkdownDescription: "The number of brokers the AKU maps to."},
-			"timeouts":          operationTimeouts(ctx),
+			"admin_username": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "The default Kafka user the instance is created with (`admin`, whose ACLs allow everything); null " +
+					"when its brokers authenticate nobody, and after an import."},
+			"admin_password": schema.StringAttribute{Computed: true, Sensitive: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "The default Kafka user's password, which the API answers only to the create: kept in the " +
+					"state (sensitive). Null after an import; rotate it with `keel users rotate-password admin --instance NAME` " +
+					"or manage a user of your own with `keel_kafka_user`."},
+			"timeouts": operationTimeouts(ctx),
 		},
 	}
 }
@@ -158,7 +171,16 @@ func (r *instanceResource) Create(ctx context.Context, req resource.CreateReques
 		addError(&resp.Diagnostics, "Creating the instance failed", err)
 		return
 	}
-	r.finish(ctx, created.JSON202, timeout, &plan, &resp.State, &resp.Diagnostics)
+	var op api.Operation
+	if err := json.Unmarshal(created.Body, &op); err != nil {
+		addError(&resp.Diagnostics, "Reading the CREATE operation failed", err)
+		return
+	}
+	plan.AdminUsername, plan.AdminPassword = types.StringNull(), types.StringNull()
+	if admin := created.JSON202.AdminCredentials; admin != nil {
+		plan.AdminUsername, plan.AdminPassword = types.StringValue(admin.Username), types.StringValue(admin.Password)
+	}
+	r.finish(ctx, &op, timeout, &plan, &resp.State, &resp.Diagnostics)
 }
 
 // finish waits for the operation, then stores the instance as the API has it. The instance is stored even

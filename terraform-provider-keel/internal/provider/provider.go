@@ -1,5 +1,6 @@
-// Package provider is the Keel Terraform provider: cloud accounts and instances as resources, the sizing
-// catalog, a cloud account's networks and an instance as data sources, over the generated API client.
+// Package provider is the Keel Terraform provider: cloud accounts, instances and their Kafka users, ACLs and
+// topics as resources, the sizing catalog, a cloud account's networks and an instance as data sources, over
+// the generated API client.
 package provider
 
 import (
@@ -46,7 +47,7 @@ func (p *keelProvider) Metadata(_ context.Context, _ provider.MetadataRequest, r
 
 func (p *keelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manages Keel cloud accounts and diskless Kafka instances. Every setting can also come from a " +
+		MarkdownDescription: "Manages Keel cloud accounts, diskless Kafka instances and their Kafka users, ACLs and topics. Every setting can also come from a " +
 			"`KEEL_*` environment variable; the configuration wins over the environment. Authenticate with a service " +
 			"account (`client_id` and `client_secret`, the client credentials grant) or an access token (`token`).",
 		Attributes: map[string]schema.Attribute{
@@ -111,7 +112,7 @@ func (p *keelProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 }
 
 func (p *keelProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newCloudAccountResource, newInstanceResource}
+	return []func() resource.Resource{newCloudAccountResource, newInstanceResource, newKafkaUserResource, newKafkaACLResource, newKafkaTopicResource}
 }
 
 func (p *keelProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -1,0 +1,298 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"keel.dev/cli/api"
+	"keel.dev/cli/client"
+)
+
+type kafkaTopicResource struct{ resourceBase }
+
+type kafkaTopicModel struct {
+	ID                types.String      `tfsdk:"id"`
+	InstanceID        types.String      `tfsdk:"instance_id"`
+	Name              types.String      `tfsdk:"name"`
+	Partitions        types.Int64       `tfsdk:"partitions"`
+	ReplicationFactor types.Int64       `tfsdk:"replication_factor"`
+	Configs           map[string]string `tfsdk:"configs"`
+	Status            types.String      `tfsdk:"status"`
+	Timeouts          timeouts.Value    `tfsdk:"timeouts"`
+}
+
+func newKafkaTopicResource() resource.Resource {
+	return &kafkaTopicResource{resourceBase{name: "kafka_topic"}}
+}
+
+var (
+	_ resource.ResourceWithConfigure   = &kafkaTopicResource{}
+	_ resource.ResourceWithImportState = &kafkaTopicResource{}
+	_ resource.ResourceWithModifyPlan  = &kafkaTopicResource{}
+)
+
+func (r *kafkaTopicResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Kafka topic on an instance's brokers. `partitions` rises in place (Kafka cannot lower it: " +
+			"the plan refuses a decrease) and `configs` change in place; a config set outside Terraform shows in the plan " +
+			"and is removed by the next apply. Create, update and delete wait until the broker agent has applied the change; " +
+			"a change Kafka refuses fails with Kafka's message. Import by `INSTANCE_ID/NAME`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "`INSTANCE_ID/NAME`."},
+			"instance_id": schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The instance."},
+			"name": schema.StringAttribute{Required: true, PlanModifiers: replace,
+				MarkdownDescription: "1-249 letters, digits, `.`, `_` or `-`, not starting with `__`. Changing it replaces the topic, and its data is lost."},
+			"partitions": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1),
+				MarkdownDescription: "The number of partitions, 1-10,000; default 1. Rises in place; a decrease is refused in the plan."},
+			"replication_factor": schema.Int64Attribute{Optional: true, Computed: true,
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown(), int64planmodifier.RequiresReplace()},
+				MarkdownDescription: "Replicas per partition, 1 to the instance's broker count; default: the brokers' default (one " +
+					"replica is what diskless brokers' shared storage needs). Changing it replaces the topic."},
+			"configs": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Topic configs, as Kafka's strings: `cleanup.policy`, `retention.ms`, `retention.bytes`, " +
+					"`max.message.bytes`, `segment.bytes`, `segment.ms`, `min.insync.replicas`, `compression.type`, " +
+					"`message.timestamp.type`, `delete.retention.ms`, `min.compaction.lag.ms`, `max.compaction.lag.ms`. " +
+					"Change in place; a config left out has the brokers' default."},
+			"status": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "`CREATING`, `ACTIVE`, `UPDATING`, `DELETING` or `FAILED`."},
+			"timeouts": accessTimeouts(ctx, "topic", true),
+		},
+	}
+}
+
+// ModifyPlan refuses fewer partitions, and shows the status of a topic that changes as known after apply.
+func (r *kafkaTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, state kafkaTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.Partitions.IsUnknown() && !state.Partitions.IsNull() && plan.Partitions.ValueInt64() < state.Partitions.ValueInt64() {
+		resp.Diagnostics.AddAttributeError(path.Root("partitions"), "Kafka cannot lower a topic's partitions",
+			fmt.Sprintf("Topic %s has %d partitions; it cannot have %d. Keep %d or more, or create a topic of another name.",
+				state.Name.ValueString(), state.Partitions.ValueInt64(), plan.Partitions.ValueInt64(), state.Partitions.ValueInt64()))
+		return
+	}
+	if plan.Name.Equal(state.Name) && (!plan.Partitions.Equal(state.Partitions) || patchOf(plan, state).Configs != nil) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
+	}
+}
+
+// patchOf is the merge patch that turns the state's topic into the plan's: a higher partition count, the
+// configs that differ, and null for each config the plan no longer sets.
+func patchOf(plan, state kafkaTopicModel) api.KafkaTopicUpdate {
+	var u api.KafkaTopicUpdate
+	if !plan.Partitions.IsUnknown() && !plan.Partitions.Equal(state.Partitions) {
+		p := int(plan.Partitions.ValueInt64())
+		u.Partitions = &p
+	}
+	configs := map[string]*string{}
+	for k, v := range plan.Configs {
+		if current, ok := state.Configs[k]; !ok || current != v {
+			configs[k] = &v
+		}
+	}
+	for k := range state.Configs {
+		if _, kept := plan.Configs[k]; !kept {
+			configs[k] = nil
+		}
+	}
+	if len(configs) > 0 {
+		u.Configs = &configs
+	}
+	return u
+}
+
+// set copies what the API says of the topic; partitions and replication stay as they were until the broker
+// agent has seen the topic, and no configs stay null.
+func (m *kafkaTopicModel) set(instance uuid.UUID, t *api.KafkaTopic) {
+	m.ID = types.StringValue(instance.String() + "/" + t.Name)
+	m.InstanceID = types.StringValue(instance.String())
+	m.Name = types.StringValue(t.Name)
+	if t.Partitions != nil {
+		m.Partitions = types.Int64Value(int64(*t.Partitions))
+	}
+	if t.ReplicationFactor != nil {
+		m.ReplicationFactor = types.Int64Value(int64(*t.ReplicationFactor))
+	} else if m.ReplicationFactor.IsUnknown() {
+		m.ReplicationFactor = types.Int64Null()
+	}
+	m.Configs = nil
+	if len(t.Configs) > 0 {
+		m.Configs = t.Configs
+	}
+	m.Status = types.StringValue(string(t.Status))
+}
+
+func (m *kafkaTopicModel) instance() (uuid.UUID, error) {
+	return uuid.Parse(m.InstanceID.ValueString())
+}
+
+// status reads the topic's status, for awaitStatus.
+func (r *kafkaTopicResource) status(instance uuid.UUID, name string) func(context.Context) (api.KafkaAccessStatus, *string, error) {
+	return func(ctx context.Context) (api.KafkaAccessStatus, *string, error) {
+		got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, name, nil)
+		if err != nil {
+			return "", nil, err
+		}
+		return got.JSON200.Status, got.JSON200.StatusMessage, nil
+	}
+}
+
+// settle waits until the broker agent has applied the topic's change, then stores it as the API has it.
+func (r *kafkaTopicResource) settle(ctx context.Context, instance uuid.UUID, m *kafkaTopicModel, timeout time.Duration,
+	state *tfsdk.State, diags *diag.Diagnostics) {
+	name := m.Name.ValueString()
+	waitErr := awaitStatus(ctx, timeout, "Topic "+name, false, r.status(instance, name))
+	got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, name, nil)
+	if err != nil {
+		addError(diags, "Reading the topic failed", err)
+		return
+	}
+	m.set(instance, got.JSON200)
+	diags.Append(state.Set(ctx, m)...)
+	if waitErr != nil {
+		addError(diags, "The broker agent has not applied the topic", waitErr)
+	}
+}
+
+func (r *kafkaTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan kafkaTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	timeout, diags := plan.Timeouts.Create(ctx, defaultAccessTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	instance, err := plan.instance()
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("instance_id"), "Invalid instance id", err.Error())
+		return
+	}
+	partitions := int(plan.Partitions.ValueInt64())
+	body := api.KafkaTopicCreation{Name: plan.Name.ValueString(), Partitions: &partitions}
+	if !plan.ReplicationFactor.IsUnknown() && !plan.ReplicationFactor.IsNull() {
+		rf := int(plan.ReplicationFactor.ValueInt64())
+		body.ReplicationFactor = &rf
+	}
+	if plan.Configs != nil {
+		configs := api.KafkaTopicConfigs(plan.Configs)
+		body.Configs = &configs
+	}
+	created, err := r.api.CreateKafkaTopicWithResponse(ctx, instance, &api.CreateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")}, body)
+	if err != nil {
+		addError(&resp.Diagnostics, "Creating the topic failed", err)
+		return
+	}
+	// Stored before waiting, so that a wait that fails leaves the topic tracked (tainted), never created twice.
+	plan.set(instance, created.JSON202)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.settle(ctx, instance, &plan, timeout, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kafkaTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m kafkaTopicModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	instance, err := m.instance()
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid instance id", err.Error())
+		return
+	}
+	got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, m.Name.ValueString(), nil)
+	if isNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addError(&resp.Diagnostics, "Reading the topic failed", err)
+		return
+	}
+	m.set(instance, got.JSON200)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *kafkaTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state kafkaTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	timeout, diags := plan.Timeouts.Update(ctx, defaultAccessTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	patch := patchOf(plan, state)
+	next := state
+	next.Timeouts = plan.Timeouts
+	if patch.Partitions == nil && patch.Configs == nil {
+		// Only the timeouts changed: nothing to ask of the API.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
+		return
+	}
+	instance, _ := state.instance()
+	updated, err := r.api.UpdateKafkaTopicWithApplicationMergePatchPlusJSONBodyWithResponse(ctx, instance, state.Name.ValueString(),
+		&api.UpdateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")}, patch)
+	if err != nil {
+		addError(&resp.Diagnostics, "Changing the topic failed", err)
+		return
+	}
+	next.set(instance, updated.JSON202)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
+	r.settle(ctx, instance, &next, timeout, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kafkaTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state kafkaTopicModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	timeout, diags := state.Timeouts.Delete(ctx, defaultAccessTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	instance, _ := state.instance()
+	name := state.Name.ValueString()
+	_, err := r.api.DeleteKafkaTopicWithResponse(ctx, instance, name, &api.DeleteKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")})
+	if isNotFound(err) {
+		return
+	}
+	if err != nil {
+		addError(&resp.Diagnostics, "Deleting the topic failed", err)
+		return
+	}
+	if err := awaitStatus(ctx, timeout, "Topic "+name, true, r.status(instance, name)); err != nil {
+		addError(&resp.Diagnostics, "The broker agent has not deleted the topic", err)
+	}
+}
+
+func (r *kafkaTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	instance, name, err := splitID(req.ID, "NAME")
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("instance_id"), instance.String())...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+}
