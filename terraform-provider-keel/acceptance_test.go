@@ -34,6 +34,8 @@ var (
 const (
 	serviceAccount = "keel-automation-demo"
 	serviceSecret  = "keel-automation-demo-secret"
+	// ingestSecret is the backend's, so that the tests can derive an instance's ingest token as it does.
+	ingestSecret = "provider-acceptance-ingest-secret-0123456789"
 )
 
 func TestMain(m *testing.M) {
@@ -52,7 +54,7 @@ func TestMain(m *testing.M) {
 		}
 		// Drift repair is off: the brokers never report (nothing runs them), and a repair would race the test's changes.
 		backend, err = testenv.Start(testenv.Options{Name: "terraform", Driver: "aws", Env: []string{
-			"KEEL_AWS_WAIT_SCALE=0.02", "KEEL_DRIFT_AUTO_REPAIR=false"}})
+			"KEEL_AWS_WAIT_SCALE=0.02", "KEEL_DRIFT_AUTO_REPAIR=false", "KEEL_INGEST_SECRET=" + ingestSecret}})
 		if err != nil {
 			return teardown, err
 		}
@@ -260,6 +262,12 @@ output "found_name" {
   value = data.keel_instance.created.name
 }
 `, strings.Split(customer.RoleArn, ":")[4], customer.RoleArn, customer.VpcID, aku, wal, fsx, w.protected)
+	w.write(config)
+}
+
+// write replaces the root module's configuration.
+func (w *workspace) write(config string) {
+	w.t.Helper()
 	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(config), 0o644); err != nil {
 		w.t.Fatal(err)
 	}

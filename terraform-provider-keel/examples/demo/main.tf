@@ -115,3 +115,13 @@ output "brokers" {
 output "write_capacity_mibps" {
   value = keel_instance.this.aku * data.keel_sizing_catalog.current.aku_write_mibps
 }
+
+# The default Kafka user, whose ACLs allow everything: terraform output -raw admin_password
+output "admin_username" {
+  value = keel_instance.this.admin_username
+}
+
+output "admin_password" {
+  value     = keel_instance.this.admin_password
+  sensitive = true
+}
