@@ -114,8 +114,8 @@ func (r result) mustSucceed(t *testing.T) result {
 }
 
 // normalizer replaces what differs from run to run with stable placeholders: ids are numbered in order
-// of appearance in each file (so equal ids stay equal), times and external ids become fixed words, URLs of the test
-// stack become <api> and <issuer>.
+// of appearance in each file (so equal ids stay equal), times, external ids, generated passwords and
+// certificates become fixed words, URLs of the test stack become <api> and <issuer>.
 type normalizer struct {
 	ids    map[string]string
 	config string
@@ -127,9 +127,14 @@ var (
 	externalIDPattern = regexp.MustCompile(`keel-[0-9a-f]{32}`)
 	shortIDPattern    = regexp.MustCompile(`-[0-9a-f]{8}\b`)
 	progressPattern   = regexp.MustCompile(`(?m)^(CREATE|UPDATE|DELETE|REPAIR) [0-9a-f]{8}: .*\n`)
+	// A generated Kafka password: in a table, in JSON or YAML, and in the line that shows an admin's.
+	passwordPattern = regexp.MustCompile(`(PASSWORD +|"password": "|password: |password )[A-Za-z0-9_-]{32,}`)
+	pemPattern      = regexp.MustCompile(`(?s)-----BEGIN CERTIFICATE-----\n.*?-----END CERTIFICATE-----`)
 )
 
 func (n *normalizer) apply(s string) string {
+	s = passwordPattern.ReplaceAllString(s, "${1}<password>")
+	s = pemPattern.ReplaceAllString(s, "<certificate>")
 	s = strings.ReplaceAll(s, n.config, "<config>")
 	s = strings.ReplaceAll(s, backend.APIURL, "<api>")
 	s = strings.ReplaceAll(s, backend.Issuer, "<issuer>")
