@@ -8,7 +8,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"keel.dev/cli/api"
 	"keel.dev/cli/client"
@@ -84,4 +87,78 @@ func splitID(id, rest string) (uuid.UUID, string, error) {
 		return uuid.Nil, "", fmt.Errorf("%q is not INSTANCE_ID/%s", id, rest)
 	}
 	return parsed, tail, nil
+}
+
+// accessAPI is how a Kafka access resource reaches its object in the API: by the instance and a key (a
+// user's or topic's name, an ACL's id).
+type accessAPI[T any] struct {
+	// what names the object in messages: "Kafka user", "ACL", "topic".
+	what   string
+	get    func(ctx context.Context, instance uuid.UUID, key string) (*T, error)
+	remove func(ctx context.Context, instance uuid.UUID, key string) error
+	status func(*T) (api.KafkaAccessStatus, *string)
+}
+
+// await waits until the broker agent has applied the object (ACTIVE), or, with gone, removed it.
+func (a accessAPI[T]) await(ctx context.Context, instance uuid.UUID, key string, timeout time.Duration, gone bool) error {
+	return awaitStatus(ctx, timeout, a.what+" "+key, gone, func(ctx context.Context) (api.KafkaAccessStatus, *string, error) {
+		got, err := a.get(ctx, instance, key)
+		if err != nil {
+			return "", nil, err
+		}
+		status, message := a.status(got)
+		return status, message, nil
+	})
+}
+
+// settle waits for the broker agent, then answers the object as the API has it: to be stored even when the
+// wait failed (reported in diags), so that Terraform keeps track of it.
+func (a accessAPI[T]) settle(ctx context.Context, instance uuid.UUID, key string, timeout time.Duration, diags *diag.Diagnostics) *T {
+	waitErr := a.await(ctx, instance, key, timeout, false)
+	got, err := a.get(ctx, instance, key)
+	if err != nil {
+		addError(diags, "Reading the "+a.what+" failed", err)
+		return nil
+	}
+	if waitErr != nil {
+		addError(diags, "The broker agent has not applied the "+a.what, waitErr)
+	}
+	return got
+}
+
+// settleInto settles the object, then stores the model set from it in state.
+func (a accessAPI[T]) settleInto(ctx context.Context, instance uuid.UUID, key string, timeout time.Duration,
+	set func(*T) any, state *tfsdk.State, diags *diag.Diagnostics) {
+	if got := a.settle(ctx, instance, key, timeout, diags); got != nil {
+		diags.Append(state.Set(ctx, set(got))...)
+	}
+}
+
+// read is the object for a resource's Read; nil, with the resource removed from the state, once it is gone.
+func (a accessAPI[T]) read(ctx context.Context, instance uuid.UUID, key string, resp *resource.ReadResponse) *T {
+	got, err := a.get(ctx, instance, key)
+	if isNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return nil
+	}
+	if err != nil {
+		addError(&resp.Diagnostics, "Reading the "+a.what+" failed", err)
+		return nil
+	}
+	return got
+}
+
+// delete asks for the object's deletion and waits until the broker agent has removed it from the brokers.
+func (a accessAPI[T]) delete(ctx context.Context, instance uuid.UUID, key string, timeout time.Duration, diags *diag.Diagnostics) {
+	err := a.remove(ctx, instance, key)
+	if isNotFound(err) {
+		return
+	}
+	if err != nil {
+		addError(diags, "Deleting the "+a.what+" failed", err)
+		return
+	}
+	if err := a.await(ctx, instance, key, timeout, true); err != nil {
+		addError(diags, "The broker agent has not removed the "+a.what, err)
+	}
 }

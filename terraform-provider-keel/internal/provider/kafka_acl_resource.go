@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -102,22 +101,23 @@ func (m *kafkaACLModel) ids() (uuid.UUID, uuid.UUID, error) {
 	return instance, acl, err
 }
 
-func (r *kafkaACLResource) read(ctx context.Context, instance, acl uuid.UUID) (*api.KafkaAcl, error) {
-	got, err := r.api.GetKafkaAclWithResponse(ctx, instance, acl, nil)
-	if err != nil {
-		return nil, err
+// access reaches the ACL in the API by its id.
+func (r *kafkaACLResource) access() accessAPI[api.KafkaAcl] {
+	return accessAPI[api.KafkaAcl]{
+		what: "ACL",
+		get: func(ctx context.Context, instance uuid.UUID, id string) (*api.KafkaAcl, error) {
+			got, err := r.api.GetKafkaAclWithResponse(ctx, instance, uuid.MustParse(id), nil)
+			if err != nil {
+				return nil, err
+			}
+			return got.JSON200, nil
+		},
+		remove: func(ctx context.Context, instance uuid.UUID, id string) error {
+			_, err := r.api.DeleteKafkaAclWithResponse(ctx, instance, uuid.MustParse(id), &api.DeleteKafkaAclParams{IdempotencyKey: client.IdempotencyKey("")})
+			return err
+		},
+		status: func(acl *api.KafkaAcl) (api.KafkaAccessStatus, *string) { return acl.Status, acl.StatusMessage },
 	}
-	return got.JSON200, nil
-}
-
-func (r *kafkaACLResource) await(ctx context.Context, instance, acl uuid.UUID, timeout time.Duration, gone bool) error {
-	return awaitStatus(ctx, timeout, "ACL "+acl.String(), gone, func(ctx context.Context) (api.KafkaAccessStatus, *string, error) {
-		got, err := r.read(ctx, instance, acl)
-		if err != nil {
-			return "", nil, err
-		}
-		return got.Status, got.StatusMessage, nil
-	})
 }
 
 func (r *kafkaACLResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -151,17 +151,10 @@ func (r *kafkaACLResource) Create(ctx context.Context, req resource.CreateReques
 	// Stored before waiting, so that a wait that fails leaves the ACL tracked (tainted), never created twice.
 	plan.set(instance, created.JSON201)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if err := r.await(ctx, instance, created.JSON201.Id, timeout, false); err != nil {
-		addError(&resp.Diagnostics, "The broker agent has not created the ACL", err)
-		return
-	}
-	got, err := r.read(ctx, instance, created.JSON201.Id)
-	if err != nil {
-		addError(&resp.Diagnostics, "Reading the ACL failed", err)
-		return
-	}
-	plan.set(instance, got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.access().settleInto(ctx, instance, created.JSON201.Id.String(), timeout, func(got *api.KafkaAcl) any {
+		plan.set(instance, got)
+		return &plan
+	}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaACLResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -175,13 +168,8 @@ func (r *kafkaACLResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddError("Invalid ACL id", err.Error())
 		return
 	}
-	got, err := r.read(ctx, instance, acl)
-	if isNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Reading the ACL failed", err)
+	got := r.access().read(ctx, instance, acl.String(), resp)
+	if got == nil {
 		return
 	}
 	m.set(instance, got)
@@ -209,17 +197,7 @@ func (r *kafkaACLResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	instance, acl, _ := state.ids()
-	_, err := r.api.DeleteKafkaAclWithResponse(ctx, instance, acl, &api.DeleteKafkaAclParams{IdempotencyKey: client.IdempotencyKey("")})
-	if isNotFound(err) {
-		return
-	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Deleting the ACL failed", err)
-		return
-	}
-	if err := r.await(ctx, instance, acl, timeout, true); err != nil {
-		addError(&resp.Diagnostics, "The broker agent has not deleted the ACL", err)
-	}
+	r.access().delete(ctx, instance, acl.String(), timeout, &resp.Diagnostics)
 }
 
 func (r *kafkaACLResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -3,11 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -15,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"keel.dev/cli/api"
@@ -148,31 +145,22 @@ func (m *kafkaTopicModel) instance() (uuid.UUID, error) {
 	return uuid.Parse(m.InstanceID.ValueString())
 }
 
-// status reads the topic's status, for awaitStatus.
-func (r *kafkaTopicResource) status(instance uuid.UUID, name string) func(context.Context) (api.KafkaAccessStatus, *string, error) {
-	return func(ctx context.Context) (api.KafkaAccessStatus, *string, error) {
-		got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, name, nil)
-		if err != nil {
-			return "", nil, err
-		}
-		return got.JSON200.Status, got.JSON200.StatusMessage, nil
-	}
-}
-
-// settle waits until the broker agent has applied the topic's change, then stores it as the API has it.
-func (r *kafkaTopicResource) settle(ctx context.Context, instance uuid.UUID, m *kafkaTopicModel, timeout time.Duration,
-	state *tfsdk.State, diags *diag.Diagnostics) {
-	name := m.Name.ValueString()
-	waitErr := awaitStatus(ctx, timeout, "Topic "+name, false, r.status(instance, name))
-	got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, name, nil)
-	if err != nil {
-		addError(diags, "Reading the topic failed", err)
-		return
-	}
-	m.set(instance, got.JSON200)
-	diags.Append(state.Set(ctx, m)...)
-	if waitErr != nil {
-		addError(diags, "The broker agent has not applied the topic", waitErr)
+// access reaches the topic in the API by its name.
+func (r *kafkaTopicResource) access() accessAPI[api.KafkaTopic] {
+	return accessAPI[api.KafkaTopic]{
+		what: "topic",
+		get: func(ctx context.Context, instance uuid.UUID, name string) (*api.KafkaTopic, error) {
+			got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, name, nil)
+			if err != nil {
+				return nil, err
+			}
+			return got.JSON200, nil
+		},
+		remove: func(ctx context.Context, instance uuid.UUID, name string) error {
+			_, err := r.api.DeleteKafkaTopicWithResponse(ctx, instance, name, &api.DeleteKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")})
+			return err
+		},
+		status: func(t *api.KafkaTopic) (api.KafkaAccessStatus, *string) { return t.Status, t.StatusMessage },
 	}
 }
 
@@ -207,7 +195,10 @@ func (r *kafkaTopicResource) Create(ctx context.Context, req resource.CreateRequ
 	// Stored before waiting, so that a wait that fails leaves the topic tracked (tainted), never created twice.
 	plan.set(instance, created.JSON202)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.settle(ctx, instance, &plan, timeout, &resp.State, &resp.Diagnostics)
+	r.access().settleInto(ctx, instance, plan.Name.ValueString(), timeout, func(got *api.KafkaTopic) any {
+		plan.set(instance, got)
+		return &plan
+	}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -221,16 +212,11 @@ func (r *kafkaTopicResource) Read(ctx context.Context, req resource.ReadRequest,
 		resp.Diagnostics.AddError("Invalid instance id", err.Error())
 		return
 	}
-	got, err := r.api.GetKafkaTopicWithResponse(ctx, instance, m.Name.ValueString(), nil)
-	if isNotFound(err) {
-		resp.State.RemoveResource(ctx)
+	got := r.access().read(ctx, instance, m.Name.ValueString(), resp)
+	if got == nil {
 		return
 	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Reading the topic failed", err)
-		return
-	}
-	m.set(instance, got.JSON200)
+	m.set(instance, got)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -260,7 +246,10 @@ func (r *kafkaTopicResource) Update(ctx context.Context, req resource.UpdateRequ
 	}
 	next.set(instance, updated.JSON202)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
-	r.settle(ctx, instance, &next, timeout, &resp.State, &resp.Diagnostics)
+	r.access().settleInto(ctx, instance, next.Name.ValueString(), timeout, func(got *api.KafkaTopic) any {
+		next.set(instance, got)
+		return &next
+	}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -272,18 +261,7 @@ func (r *kafkaTopicResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	instance, _ := state.instance()
-	name := state.Name.ValueString()
-	_, err := r.api.DeleteKafkaTopicWithResponse(ctx, instance, name, &api.DeleteKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")})
-	if isNotFound(err) {
-		return
-	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Deleting the topic failed", err)
-		return
-	}
-	if err := awaitStatus(ctx, timeout, "Topic "+name, true, r.status(instance, name)); err != nil {
-		addError(&resp.Diagnostics, "The broker agent has not deleted the topic", err)
-	}
+	r.access().delete(ctx, instance, state.Name.ValueString(), timeout, &resp.Diagnostics)
 }
 
 func (r *kafkaTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -2,18 +2,15 @@ package provider
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"keel.dev/cli/api"
@@ -109,15 +106,23 @@ func (m *kafkaUserModel) instance() (uuid.UUID, error) {
 	return uuid.Parse(m.InstanceID.ValueString())
 }
 
-// await waits until the broker agent has applied the user's credential.
-func (r *kafkaUserResource) await(ctx context.Context, instance uuid.UUID, name string, timeout time.Duration, gone bool) error {
-	return awaitStatus(ctx, timeout, "Kafka user "+name, gone, func(ctx context.Context) (api.KafkaAccessStatus, *string, error) {
-		got, err := r.api.GetKafkaUserWithResponse(ctx, instance, name, nil)
-		if err != nil {
-			return "", nil, err
-		}
-		return got.JSON200.Status, got.JSON200.StatusMessage, nil
-	})
+// access reaches the user in the API by its name.
+func (r *kafkaUserResource) access() accessAPI[api.KafkaUser] {
+	return accessAPI[api.KafkaUser]{
+		what: "Kafka user",
+		get: func(ctx context.Context, instance uuid.UUID, name string) (*api.KafkaUser, error) {
+			got, err := r.api.GetKafkaUserWithResponse(ctx, instance, name, nil)
+			if err != nil {
+				return nil, err
+			}
+			return got.JSON200, nil
+		},
+		remove: func(ctx context.Context, instance uuid.UUID, name string) error {
+			_, err := r.api.DeleteKafkaUserWithResponse(ctx, instance, name, &api.DeleteKafkaUserParams{IdempotencyKey: client.IdempotencyKey("")})
+			return err
+		},
+		status: func(u *api.KafkaUser) (api.KafkaAccessStatus, *string) { return u.Status, u.StatusMessage },
+	}
 }
 
 func (r *kafkaUserResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -143,7 +148,10 @@ func (r *kafkaUserResource) Create(ctx context.Context, req resource.CreateReque
 	plan.set(instance, &created.JSON201.User)
 	plan.Password = types.StringValue(created.JSON201.Password)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.settle(ctx, instance, &plan, timeout, &resp.State, &resp.Diagnostics)
+	r.access().settleInto(ctx, instance, plan.Name.ValueString(), timeout, func(got *api.KafkaUser) any {
+		plan.set(instance, got)
+		return &plan
+	}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaUserResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -157,16 +165,11 @@ func (r *kafkaUserResource) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.Diagnostics.AddError("Invalid instance id", err.Error())
 		return
 	}
-	got, err := r.api.GetKafkaUserWithResponse(ctx, instance, m.Name.ValueString(), nil)
-	if isNotFound(err) {
-		resp.State.RemoveResource(ctx)
+	got := r.access().read(ctx, instance, m.Name.ValueString(), resp)
+	if got == nil {
 		return
 	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Reading the Kafka user failed", err)
-		return
-	}
-	m.set(instance, got.JSON200)
+	m.set(instance, got)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -196,23 +199,10 @@ func (r *kafkaUserResource) Update(ctx context.Context, req resource.UpdateReque
 	next.set(instance, &rotated.JSON200.User)
 	next.Password = types.StringValue(rotated.JSON200.Password)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
-	r.settle(ctx, instance, &next, timeout, &resp.State, &resp.Diagnostics)
-}
-
-// settle waits for the broker agent, then stores the user's status as the API has it.
-func (r *kafkaUserResource) settle(ctx context.Context, instance uuid.UUID, m *kafkaUserModel, timeout time.Duration,
-	state *tfsdk.State, diags *diag.Diagnostics) {
-	if err := r.await(ctx, instance, m.Name.ValueString(), timeout, false); err != nil {
-		addError(diags, "The broker agent has not applied the Kafka user", err)
-		return
-	}
-	got, err := r.api.GetKafkaUserWithResponse(ctx, instance, m.Name.ValueString(), nil)
-	if err != nil {
-		addError(diags, "Reading the Kafka user failed", err)
-		return
-	}
-	m.set(instance, got.JSON200)
-	diags.Append(state.Set(ctx, m)...)
+	r.access().settleInto(ctx, instance, next.Name.ValueString(), timeout, func(got *api.KafkaUser) any {
+		next.set(instance, got)
+		return &next
+	}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaUserResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -224,18 +214,7 @@ func (r *kafkaUserResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	instance, _ := state.instance()
-	name := state.Name.ValueString()
-	_, err := r.api.DeleteKafkaUserWithResponse(ctx, instance, name, &api.DeleteKafkaUserParams{IdempotencyKey: client.IdempotencyKey("")})
-	if isNotFound(err) {
-		return
-	}
-	if err != nil {
-		addError(&resp.Diagnostics, "Deleting the Kafka user failed", err)
-		return
-	}
-	if err := r.await(ctx, instance, name, timeout, true); err != nil {
-		addError(&resp.Diagnostics, "The broker agent has not removed the Kafka user", err)
-	}
+	r.access().delete(ctx, instance, state.Name.ValueString(), timeout, &resp.Diagnostics)
 }
 
 func (r *kafkaUserResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
