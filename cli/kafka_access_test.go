@@ -15,7 +15,7 @@ func TestKafkaAccessGolden(t *testing.T) {
 	s := newSession(t)
 	s.keel("login", "--client-id", "keel-automation-demo", "--client-secret", "keel-automation-demo-secret").mustSucceed(t)
 	s.keel("cloud-accounts", "register", "--name", "kafka-access", "--aws-account-id", "000000000000",
-		"--role-arn", "arn:aws:iam::000000000000:role/KeelDemo", "--region", "us-east-1").mustSucceed(t)
+		"--role-arn", "arn:aws:iam::000000000000:role/KeelKafkaAccess", "--region", "us-east-1").mustSucceed(t)
 	var account struct{ ID string }
 	decode(t, s.keel("cloud-accounts", "get", "kafka-access").mustSucceed(t).stdout, &account)
 	s.env = append(s.env, "ACCOUNT_ID="+account.ID)
@@ -39,7 +39,7 @@ func TestKafkaAccessGolden(t *testing.T) {
 		"--resource-name", "orders", "--operation", "write", "-o", "table").mustSucceed(t)
 	golden(t, "acls-create-table", created)
 	s.keel("acls", "create", "--instance", "access", "--principal", "User:orders-service", "--resource-type", "transactional-id",
-		"--resource-name", "orders-", "--pattern", "prefixed", "--operation", "idempotent-write", "--host", "10.0.0.7").mustSucceed(t)
+		"--resource-name", "orders-", "--pattern", "prefixed", "--operation", "write", "--host", "10.0.0.7").mustSucceed(t)
 	golden(t, "acls-list-table", s.keel("acls", "list", "--instance", "access", "--principal", "User:orders-service", "-o", "table").mustSucceed(t))
 	acl := uuidPattern.FindString(created.stdout)
 	golden(t, "acls-get-json", s.keel("acls", "get", acl, "--instance", "access", "-o", "json").mustSucceed(t))
