@@ -64,4 +64,8 @@ func TestKafkaAccessGolden(t *testing.T) {
 	if err != nil || !cert.IsCA {
 		t.Errorf("instances ca-certificate printed no CA certificate (%v)", err)
 	}
+
+	// An instance whose brokers authenticate nobody has no users (nor ACLs, nor a CA).
+	s.keel("instances", "create", "-f", "testdata/specs/plaintext.yaml", "--wait").mustSucceed(t)
+	golden(t, "error-users-listener-unauthenticated", s.keel("users", "create", "orders-service", "--instance", "plain"))
 }

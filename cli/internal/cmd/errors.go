@@ -85,6 +85,8 @@ var kindHints = map[string]string{
 	"entitlement-exceeded":       "scale another instance down, or raise the contract's aku entitlement on AWS Marketplace.",
 	"trial-limit-exceeded":       "subscribe to Keel on AWS Marketplace and link the subscription to this organization.",
 	"budget-exceeded":            "'keel billing budget get' shows the guardrails; an admin can raise them with 'keel billing budget set'.",
+	"listener-unauthenticated":   "Kafka users, ACLs and a CA certificate need an instance created with SASL_SSL listeners (the default).",
+	"acl-exists":                 "the same ACL is already recorded: 'keel acls list --instance NAME --principal PRINCIPAL' shows it.",
 }
 
 // statusHints say what to do about a problem by its status.
