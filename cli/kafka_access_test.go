@@ -1,16 +1,23 @@
 package main_test
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/pem"
 	"strings"
 	"testing"
+	"time"
+
+	"keel.dev/cli/api"
+	"keel.dev/cli/auth"
+	"keel.dev/cli/client"
 )
 
 // TestKafkaAccessGolden walks an instance's Kafka users, ACLs and topics with the real binary: every verb in
 // a table, and in json or yaml, the password shown once, the delete prompts and the usage errors, compared with
-// testdata/*.golden. No broker agent runs against the no-cloud driver, so what is asked stays CREATING,
-// UPDATING or DELETING: the statuses the broker agent moves are the agent's and the backend's tests.
+// testdata/*.golden. No broker runs against the no-cloud driver, so what is asked stays CREATING, UPDATING or
+// DELETING, but for a topic's update, which needs the topic on the brokers: the backend plays the broker
+// agents for it.
 func TestKafkaAccessGolden(t *testing.T) {
 	s := newSession(t)
 	s.keel("login", "--client-id", "keel-automation-demo", "--client-secret", "keel-automation-demo-secret").mustSucceed(t)
@@ -52,7 +59,15 @@ func TestKafkaAccessGolden(t *testing.T) {
 	golden(t, "topics-list-table", s.keel("topics", "list", "--instance", "access", "-o", "table").mustSucceed(t))
 	golden(t, "topics-get-yaml", s.keel("topics", "get", "payments", "--instance", "access", "-o", "yaml").mustSucceed(t))
 	golden(t, "error-topics-nothing-to-change", s.keel("topics", "update", "payments", "--instance", "access"))
+	// A topic changes once the brokers have it: the backend plays the broker agents from here on.
+	stop := backend.PlayBrokerAgents(t, apiClient(t))
+	defer stop()
+	s.awaitTopic(t, "payments")
+	golden(t, "topics-update-table", s.keel("topics", "update", "payments", "--instance", "access", "--partitions", "24",
+		"--config", "retention.ms=1209600000", "--remove-config", "cleanup.policy", "-o", "table").mustSucceed(t))
+	s.awaitTopic(t, "payments")
 	golden(t, "topics-delete-yes", s.keel("topics", "delete", "payments", "--instance", "access", "--yes", "-o", "json").mustSucceed(t))
+	stop()
 
 	ca := s.keel("instances", "ca-certificate", "access").mustSucceed(t)
 	golden(t, "instances-ca-certificate", ca)
@@ -68,4 +83,32 @@ func TestKafkaAccessGolden(t *testing.T) {
 	// An instance whose brokers authenticate nobody has no users (nor ACLs, nor a CA).
 	s.keel("instances", "create", "-f", "testdata/specs/plaintext.yaml", "--wait").mustSucceed(t)
 	golden(t, "error-users-listener-unauthenticated", s.keel("users", "create", "orders-service", "--instance", "plain"))
+}
+
+// awaitTopic waits until the (played) broker agent has applied the topic's last change.
+func (s *session) awaitTopic(t *testing.T, name string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var topic struct{ Status string }
+		decode(t, s.keel("topics", "get", name, "--instance", "access", "-o", "json").mustSucceed(t).stdout, &topic)
+		if topic.Status == "ACTIVE" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("topic %s is still %s after a minute", name, topic.Status)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// apiClient is the API as the demo service account, for what the binary does not do itself.
+func apiClient(t *testing.T) *api.ClientWithResponses {
+	t.Helper()
+	tokens := auth.ClientCredentials(context.Background(), auth.Client{Issuer: backend.Issuer, ID: "keel-automation-demo", Secret: "keel-automation-demo-secret"})
+	c, err := client.New(client.Config{APIURL: backend.APIURL, Tokens: tokens})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -34,8 +34,6 @@ var (
 const (
 	serviceAccount = "keel-automation-demo"
 	serviceSecret  = "keel-automation-demo-secret"
-	// ingestSecret is the backend's, so that the tests can derive an instance's ingest token as it does.
-	ingestSecret = "provider-acceptance-ingest-secret-0123456789"
 )
 
 func TestMain(m *testing.M) {
@@ -54,7 +52,7 @@ func TestMain(m *testing.M) {
 		}
 		// Drift repair is off: the brokers never report (nothing runs them), and a repair would race the test's changes.
 		backend, err = testenv.Start(testenv.Options{Name: "terraform", Driver: "aws", Env: []string{
-			"KEEL_AWS_WAIT_SCALE=0.02", "KEEL_DRIFT_AUTO_REPAIR=false", "KEEL_INGEST_SECRET=" + ingestSecret}})
+			"KEEL_AWS_WAIT_SCALE=0.02", "KEEL_DRIFT_AUTO_REPAIR=false"}})
 		if err != nil {
 			return teardown, err
 		}

@@ -97,6 +97,7 @@ func Start(opts Options) (*Backend, error) {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)
 		}
 	}
+	b.cmd.Env = append(b.cmd.Env, "KEEL_INGEST_SECRET="+IngestSecret)
 	b.cmd.Env = append(b.cmd.Env, opts.Env...)
 	b.cmd.Stdout, b.cmd.Stderr = log, log
 	// Its own process group, so Stop ends all of it; and a test binary killed on a timeout takes it along.
