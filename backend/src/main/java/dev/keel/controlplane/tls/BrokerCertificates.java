@@ -1,8 +1,7 @@
 package dev.keel.controlplane.tls;
 
-import java.security.GeneralSecurityException;
-import java.sql.Timestamp;
 import java.security.cert.X509Certificate;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,12 +18,7 @@ import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.CertIOException;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -100,25 +94,20 @@ class BrokerCertificates {
 
     private static X509Certificate sign(CertificateAuthority ca, SigningRequests.SigningRequest csr, Instant notBefore,
                                         Instant notAfter) {
-        try {
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca.certificate(), SerialNumbers.next(),
-                    Date.from(notBefore), Date.from(notAfter), new X500Name(subject(ca.instanceId())), csr.publicKey());
-            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true,
-                    new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-            // Both: a broker serves TLS and, on the inter-broker and controller listeners, is a client too.
-            builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                    new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-            builder.addExtension(Extension.subjectAlternativeName, false, csr.names());
-            builder.addExtension(Extension.authorityKeyIdentifier, false,
-                    extensions.createAuthorityKeyIdentifier(ca.certificate()));
-            builder.addExtension(Extension.subjectKeyIdentifier, false,
-                    extensions.createSubjectKeyIdentifier(csr.publicKey()));
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(ca.key())));
-        } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
-            throw new IllegalStateException(e);
-        }
+        return CertificateSigner.sign(new JcaX509v3CertificateBuilder(ca.certificate(), CertificateSigner.serialNumber(),
+                Date.from(notBefore), Date.from(notAfter), new X500Name(subject(ca.instanceId())), csr.publicKey()),
+                (builder, utils) -> {
+                    builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+                    builder.addExtension(Extension.keyUsage, true,
+                            new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+                    // Both: a broker serves TLS and, on the inter-broker and controller listeners, is a client too.
+                    builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
+                            new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+                    builder.addExtension(Extension.subjectAlternativeName, false, csr.names());
+                    builder.addExtension(Extension.authorityKeyIdentifier, false,
+                            utils.createAuthorityKeyIdentifier(ca.certificate()));
+                    builder.addExtension(Extension.subjectKeyIdentifier, false,
+                            utils.createSubjectKeyIdentifier(csr.publicKey()));
+                }, ca.key());
     }
 }

@@ -25,12 +25,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.CertIOException;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -108,22 +103,16 @@ class CertificateAuthorities {
         return stored(instance.id()).orElseThrow();
     }
 
-    private X509Certificate selfSigned(UUID instanceId, KeyPair keys, Instant notBefore, Instant notAfter) {
+    private static X509Certificate selfSigned(UUID instanceId, KeyPair keys, Instant notBefore, Instant notAfter) {
         X500Name subject = new X500Name("CN=Keel instance " + instanceId + " CA");
-        try {
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, SerialNumbers.next(),
-                    Date.from(notBefore), Date.from(notAfter), subject, keys.getPublic());
-            JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-            // Path length 0: it signs brokers' certificates, never another CA.
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-            builder.addExtension(Extension.subjectKeyIdentifier, false,
-                    extensions.createSubjectKeyIdentifier(keys.getPublic()));
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-        } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
-            throw new IllegalStateException(e);
-        }
+        return CertificateSigner.sign(new JcaX509v3CertificateBuilder(subject, CertificateSigner.serialNumber(),
+                Date.from(notBefore), Date.from(notAfter), subject, keys.getPublic()), (builder, utils) -> {
+                    // Path length 0: it signs brokers' certificates, never another CA.
+                    builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
+                    builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+                    builder.addExtension(Extension.subjectKeyIdentifier, false,
+                            utils.createSubjectKeyIdentifier(keys.getPublic()));
+                }, keys.getPrivate());
     }
 
     private static KeyPair keyPair() {
