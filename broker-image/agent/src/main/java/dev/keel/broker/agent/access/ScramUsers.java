@@ -1,7 +1,6 @@
 package dev.keel.broker.agent.access;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,8 +1,10 @@
 package dev.keel.broker.agent.access;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -68,7 +70,10 @@ final class TopicChanges {
         NewTopic topic = new NewTopic(change.name(), Optional.ofNullable(change.partitions()),
                 Optional.ofNullable(change.replicationFactor()).map(Integer::shortValue));
         if (change.configs() != null) {
-            topic.configs(change.configs());
+            // A null value removes an override, and a new topic has none to remove.
+            Map<String, String> configs = new HashMap<>(change.configs());
+            configs.values().removeIf(Objects::isNull);
+            topic.configs(configs);
         }
         try {
             AdminCalls.await(admin.createTopics(List.of(topic)).all());

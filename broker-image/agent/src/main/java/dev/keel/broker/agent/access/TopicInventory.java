@@ -22,6 +22,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,17 +46,26 @@ final class TopicInventory {
             if (names.isEmpty()) {
                 return List.of();
             }
-            Map<String, TopicDescription> topics = AdminCalls.await(admin.describeTopics(names).allTopicNames());
-            Map<ConfigResource, Config> configs = AdminCalls.await(admin.describeConfigs(names.stream()
-                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList()).all());
+            Map<String, KafkaFuture<TopicDescription>> topics = admin.describeTopics(names).topicNameValues();
+            Map<ConfigResource, KafkaFuture<Config>> configs = admin.describeConfigs(names.stream()
+                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList()).values();
             Map<Replica, Long> sizes = replicaSizes(admin);
             List<AccessReport.Topic> inventory = new ArrayList<>();
             for (String name : names) {
-                TopicDescription topic = topics.get(name);
+                TopicDescription topic;
+                Config config;
+                try {
+                    topic = AdminCalls.await(topics.get(name));
+                    config = AdminCalls.await(configs.get(new ConfigResource(ConfigResource.Type.TOPIC, name)));
+                } catch (ExecutionException e) {
+                    if (AdminCalls.cause(e) instanceof UnknownTopicOrPartitionException) {
+                        continue; // deleted since it was listed
+                    }
+                    throw e;
+                }
                 inventory.add(new AccessReport.Topic(name, topic.partitions().size(),
                         topic.partitions().stream().mapToInt(p -> p.replicas().size()).max().orElse(0),
-                        overrides(configs.get(new ConfigResource(ConfigResource.Type.TOPIC, name))),
-                        size(topic, sizes)));
+                        overrides(config), size(topic, sizes)));
             }
             return inventory;
         } catch (ExecutionException | TimeoutException e) {
@@ -66,11 +76,9 @@ final class TopicInventory {
 
     private static Map<String, String> overrides(Config config) {
         Map<String, String> overrides = new TreeMap<>();
-        if (config != null) {
-            config.entries().stream()
-                    .filter(e -> e.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && e.value() != null)
-                    .forEach(e -> overrides.put(e.name(), e.value()));
-        }
+        config.entries().stream()
+                .filter(e -> e.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && e.value() != null)
+                .forEach(e -> overrides.put(e.name(), e.value()));
         return overrides;
     }
 
