@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,7 +73,7 @@ final class ControlPlaneStandIn implements AutoCloseable {
                     Set<ValidationMessage> errors = AccessSchema.validate(AccessSchema.REPORT, body);
                     if (!errors.isEmpty()) {
                         answer(ex, 400, "application/problem+json", AccessIngest.JSON.writeValueAsString(
-                                java.util.Map.of("type", "validation-failed", "status", 400,
+                                Map.of("type", "validation-failed", "status", 400,
                                         "detail", errors.toString())));
                         return;
                     }

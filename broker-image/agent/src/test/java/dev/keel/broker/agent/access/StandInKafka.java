@@ -67,8 +67,12 @@ final class StandInKafka implements AutoCloseable {
                 group.initial.rebalance.delay.ms=0
                 """.formatted(client, internal, controller, dir.resolve("kafka-logs")));
         Path log = dir.resolve("broker.log");
-        run(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()),
-                log.toFile()).waitFor(120, TimeUnit.SECONDS);
+        Process format = run(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
+                "-c", config.toString()), log.toFile());
+        if (!format.waitFor(120, TimeUnit.SECONDS) || format.exitValue() != 0) {
+            format.destroyForcibly();
+            throw new IOException("formatting the stand-in broker's storage failed; see " + log);
+        }
         StandInKafka kafka = new StandInKafka(run(List.of("kafka.Kafka", config.toString()), log.toFile()), client,
                 internal, log);
         kafka.awaitReady(Duration.ofSeconds(90));
