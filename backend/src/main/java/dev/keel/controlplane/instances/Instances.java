@@ -67,11 +67,12 @@ public class Instances {
     private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
+    private final DefaultKafkaUser defaultKafkaUser;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
               CapacityLimits limits, TransactionTemplate transactions,
-              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, DefaultKafkaUser defaultKafkaUser) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -83,6 +84,7 @@ public class Instances {
         this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
+        this.defaultKafkaUser = defaultKafkaUser;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -126,7 +128,7 @@ public class Instances {
     }
 
     /** Validates (reading the customer's network, outside any transaction), then records the instance and its operation. */
-    Operation create(Caller caller, InstanceCreation request) {
+    InstanceCreationAccepted create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         InstanceSpec spec = specOf(request, catalog);
@@ -147,7 +149,7 @@ public class Instances {
             Instance instance = repository.find(id).orElseThrow();
             Operation operation = start(caller, instance, OperationType.CREATE, null);
             audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
-            return operation;
+            return new InstanceCreationAccepted(operation, defaultKafkaUser.createFor(caller, instance).orElse(null));
         });
     }
 
