@@ -22,9 +22,6 @@ import dev.keel.controlplane.shared.PathIds;
 @RequestMapping("/api/v1/instances/{instanceId:" + PathIds.UUID + "}/topics")
 class KafkaTopicsController {
 
-    /** A path segment that can be a topic's name; another names no topic (404). */
-    private static final String NAME = "{topicName:[A-Za-z0-9._-]{1,249}}";
-
     private final KafkaTopics topics;
 
     KafkaTopicsController(KafkaTopics topics) {
@@ -45,18 +42,18 @@ class KafkaTopicsController {
                 .body(topic);
     }
 
-    @GetMapping("/" + NAME)
+    @GetMapping("/{topicName}")
     KafkaTopic get(Caller caller, @PathVariable UUID instanceId, @PathVariable String topicName) {
         return topics.get(caller, instanceId, topicName);
     }
 
-    @PatchMapping(path = "/" + NAME, consumes = {"application/merge-patch+json", "application/json"})
+    @PatchMapping(path = "/{topicName}", consumes = {"application/merge-patch+json", "application/json"})
     ResponseEntity<KafkaTopic> update(Caller caller, @PathVariable UUID instanceId, @PathVariable String topicName,
                                       @RequestBody KafkaTopicUpdate update) {
         return ResponseEntity.accepted().body(topics.update(caller, instanceId, topicName, update));
     }
 
-    @DeleteMapping("/" + NAME)
+    @DeleteMapping("/{topicName}")
     ResponseEntity<KafkaTopic> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable String topicName) {
         return ResponseEntity.accepted().body(topics.delete(caller, instanceId, topicName));
     }

@@ -21,9 +21,6 @@ import dev.keel.controlplane.shared.PathIds;
 @RequestMapping("/api/v1/instances/{instanceId:" + PathIds.UUID + "}/users")
 class KafkaUsersController {
 
-    /** A path segment that can be a user's name; another names no user (404). */
-    private static final String NAME = "{userName:[A-Za-z0-9._-]{1,64}}";
-
     private final KafkaUsers users;
 
     KafkaUsersController(KafkaUsers users) {
@@ -44,17 +41,17 @@ class KafkaUsersController {
                 .body(created);
     }
 
-    @GetMapping("/" + NAME)
+    @GetMapping("/{userName}")
     KafkaUser get(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
         return users.get(caller, instanceId, userName);
     }
 
-    @PostMapping("/" + NAME + "/rotate-password")
+    @PostMapping("/{userName}/rotate-password")
     KafkaUsers.Credentials rotatePassword(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
         return users.rotatePassword(caller, instanceId, userName);
     }
 
-    @DeleteMapping("/" + NAME)
+    @DeleteMapping("/{userName}")
     ResponseEntity<KafkaUser> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
         return ResponseEntity.accepted().body(users.delete(caller, instanceId, userName));
     }
