@@ -28,7 +28,8 @@ final class AclRules {
     static final int MAX_PRINCIPAL = 300;
     static final int MAX_RESOURCE_NAME = 255;
     private static final String WILDCARD = "*";
-    private static final String USER_PREFIX = "User:";
+    /** The only principal type SCRAM authenticates; names in printable ASCII, as Keel's own users' are. */
+    private static final Pattern PRINCIPAL = Pattern.compile("User:[!-~]+");
 
     static final Map<ResourceType, Set<AclOperation>> OPERATIONS = Map.of(
             ResourceType.TOPIC, EnumSet.of(READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS, ALL),
@@ -84,11 +85,9 @@ final class AclRules {
         if (principal.length() > MAX_PRINCIPAL) {
             return Optional.of("must be at most " + MAX_PRINCIPAL + " characters");
         }
-        if (!principal.startsWith(USER_PREFIX) || principal.length() == USER_PREFIX.length()) {
-            return Optional.of("must be User:<name> (a SCRAM user) or User:* (every authenticated user)");
-        }
-        if (principal.chars().anyMatch(c -> Character.isISOControl(c) || Character.isWhitespace(c))) {
-            return Optional.of("must not contain whitespace or control characters");
+        if (!PRINCIPAL.matcher(principal).matches()) {
+            return Optional.of("must be User:<name> (a SCRAM user) or User:* (every authenticated user), "
+                    + "in printable ASCII without spaces");
         }
         return Optional.empty();
     }

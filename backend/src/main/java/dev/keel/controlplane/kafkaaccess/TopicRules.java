@@ -1,11 +1,9 @@
 package dev.keel.controlplane.kafkaaccess;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import dev.keel.controlplane.shared.FieldError;
@@ -18,26 +16,36 @@ final class TopicRules {
 
     static final int MAX_NAME = 249;
     static final int MAX_PARTITIONS = 10_000;
-    static final int MAX_CONFIG_VALUE = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
-    /** The configs the API sets, each with the values Kafka takes and what to say when a value is not one. */
-    private record Rule(Predicate<String> accepts, String expected) {
+    /** The values Kafka takes for a config, as the contract's {@code KafkaTopicConfigs} writes them, and in words. */
+    private record Rule(Pattern accepts, String expected) {
     }
+
+    private static final Rule LONG_FROM_MINUS_ONE = new Rule(Pattern.compile("-1|[0-9]{1,18}"),
+            "a whole number, -1 or more (at most 18 digits)");
+    private static final Rule LONG_FROM_ZERO = new Rule(Pattern.compile("[0-9]{1,18}"),
+            "a whole number, 0 or more (at most 18 digits)");
+    private static final Rule LONG_FROM_ONE = new Rule(Pattern.compile("[1-9][0-9]{0,17}"),
+            "a whole number, 1 or more (at most 18 digits)");
+    private static final Rule INT_FROM_ONE = new Rule(Pattern.compile("[1-9][0-9]{0,8}"),
+            "a whole number from 1 to 999999999");
 
     private static final Map<String, Rule> CONFIGS = Map.ofEntries(
             Map.entry("cleanup.policy", oneOf("delete", "compact", "delete,compact", "compact,delete")),
-            Map.entry("retention.ms", atLeast(-1)),
-            Map.entry("retention.bytes", atLeast(-1)),
-            Map.entry("max.message.bytes", intAtLeast(1)),
-            Map.entry("segment.bytes", intAtLeast(1_048_576)),
-            Map.entry("segment.ms", atLeast(1)),
-            Map.entry("min.insync.replicas", intAtLeast(1)),
+            Map.entry("retention.ms", LONG_FROM_MINUS_ONE),
+            Map.entry("retention.bytes", LONG_FROM_MINUS_ONE),
+            Map.entry("max.message.bytes", INT_FROM_ONE),
+            Map.entry("segment.bytes", new Rule(Pattern.compile("104857[6-9]|10485[89][0-9]|1048[6-9][0-9]{2}|1049[0-9]{3}"
+                    + "|10[5-9][0-9]{4}|1[1-9][0-9]{5}|[2-9][0-9]{6}|[1-9][0-9]{7,8}"),
+                    "a whole number from 1048576 to 999999999")),
+            Map.entry("segment.ms", LONG_FROM_ONE),
+            Map.entry("min.insync.replicas", INT_FROM_ONE),
             Map.entry("compression.type", oneOf("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")),
             Map.entry("message.timestamp.type", oneOf("CreateTime", "LogAppendTime")),
-            Map.entry("delete.retention.ms", atLeast(0)),
-            Map.entry("min.compaction.lag.ms", atLeast(0)),
-            Map.entry("max.compaction.lag.ms", atLeast(1)));
+            Map.entry("delete.retention.ms", LONG_FROM_ZERO),
+            Map.entry("min.compaction.lag.ms", LONG_FROM_ZERO),
+            Map.entry("max.compaction.lag.ms", LONG_FROM_ONE));
 
     private TopicRules() {
     }
@@ -95,7 +103,7 @@ final class TopicRules {
                 if (!removable) {
                     errors.add(new FieldError(field, "must be a value: leave the config out for the brokers' default"));
                 }
-            } else if (value.length() > MAX_CONFIG_VALUE || !rule.accepts().test(value)) {
+            } else if (!rule.accepts().matcher(value).matches()) {
                 errors.add(new FieldError(field, "must be " + rule.expected()));
             }
         });
@@ -103,28 +111,7 @@ final class TopicRules {
     }
 
     private static Rule oneOf(String... values) {
-        Set<String> accepted = Set.of(values);
-        return new Rule(accepted::contains, "one of " + List.of(values));
-    }
-
-    private static Rule atLeast(long minimum) {
-        return new Rule(value -> parses(value, minimum, Long.MAX_VALUE), "a whole number, " + minimum + " or more");
-    }
-
-    private static Rule intAtLeast(long minimum) {
-        return new Rule(value -> parses(value, minimum, Integer.MAX_VALUE), String.format(Locale.ROOT,
-                "a whole number from %d to %d", minimum, Integer.MAX_VALUE));
-    }
-
-    private static boolean parses(String value, long minimum, long maximum) {
-        if (!value.matches("-?[0-9]{1,19}")) {
-            return false;
-        }
-        try {
-            long number = Long.parseLong(value);
-            return number >= minimum && number <= maximum;
-        } catch (NumberFormatException tooLarge) {
-            return false;
-        }
+        return new Rule(Pattern.compile(String.join("|", Arrays.stream(values).map(Pattern::quote).toList())),
+                "one of " + List.of(values));
     }
 }

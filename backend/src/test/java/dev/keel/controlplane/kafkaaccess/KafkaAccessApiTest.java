@@ -160,6 +160,7 @@ class KafkaAccessApiTest extends ApiTest {
                 Arguments.of(Map.of("principal", "alice"), "principal"),
                 Arguments.of(Map.of("principal", "Group:ops"), "principal"),
                 Arguments.of(Map.of("principal", "User:"), "principal"),
+                Arguments.of(Map.of("principal", "User:al ice"), "principal"),
                 Arguments.of(Map.of("principal", "<absent>"), "principal"),
                 Arguments.of(Map.of("operation", "IDEMPOTENT_WRITE"), "operation"),
                 Arguments.of(Map.of("resourceType", "GROUP", "operation", "WRITE"), "operation"),
@@ -227,7 +228,18 @@ class KafkaAccessApiTest extends ApiTest {
                 Arguments.of(Map.of("name", "t", "configs", Map.of("segment.bytes", "1024")), "configs.segment.bytes"),
                 Arguments.of(Map.of("name", "t", "configs", Map.of("cleanup.policy", "forever")), "configs.cleanup.policy"),
                 Arguments.of(Map.of("name", "t", "configs", Map.of("compression.type", "brotli")), "configs.compression.type"),
-                Arguments.of(Map.of("name", "t", "configs", Map.of("min.insync.replicas", "0")), "configs.min.insync.replicas"));
+                Arguments.of(Map.of("name", "t", "configs", Map.of("min.insync.replicas", "0")), "configs.min.insync.replicas"),
+                Arguments.of(Map.of("name", "t", "configs", Map.of("retention.bytes", "1".repeat(19))), "configs.retention.bytes"));
+    }
+
+    @Test
+    void aTopicMaySayItTakesTheBrokersDefaultReplicationFactor() {
+        Map<String, Object> body = new HashMap<>();
+        body.put("name", unique("defaults"));
+        body.put("replicationFactor", null);
+        ApiClient.Response created = api.post(topics(sharedInstance()), body);
+        assertThat(created.status()).as(created.toString()).isEqualTo(202);
+        assertThat(created.json().get("status").asString()).isEqualTo("CREATING");
     }
 
     @Test
