@@ -111,10 +111,7 @@ class KafkaAccessApiTest extends ApiTest {
     @ParameterizedTest
     @MethodSource("badUserNames")
     void userNamesFollowTheRules(Object name) {
-        String instanceId = sharedInstance();
-        ApiClient.Response refused = api.post(users(instanceId), name == null ? Map.of() : Map.of("name", name));
-        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
-        assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("name");
+        assertRefusedOn(api.post(users(sharedInstance()), name == null ? Map.of() : Map.of("name", name)), "name");
     }
 
     static Stream<Object> badUserNames() {
@@ -150,9 +147,7 @@ class KafkaAccessApiTest extends ApiTest {
                 "resourceName", "orders", "patternType", "LITERAL", "operation", "READ", "permission", "ALLOW"));
         body.putAll(change);
         body.values().removeIf(v -> v.equals("<absent>"));
-        ApiClient.Response refused = api.post(acls(instanceId), body);
-        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
-        assertThat(refused.json().get("errors").findValuesAsString("field")).as(refused.toString()).contains(field);
+        assertRefusedOn(api.post(acls(instanceId), body), field);
     }
 
     static Stream<Arguments> badAcls() {
@@ -204,10 +199,7 @@ class KafkaAccessApiTest extends ApiTest {
     @ParameterizedTest
     @MethodSource("badTopics")
     void topicsFollowKafkasRules(Map<String, Object> body, String field) {
-        String instanceId = sharedInstance();
-        ApiClient.Response refused = api.post(topics(instanceId), body);
-        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
-        assertThat(refused.json().get("errors").findValuesAsString("field")).as(refused.toString()).contains(field);
+        assertRefusedOn(api.post(topics(sharedInstance()), body), field);
     }
 
     static Stream<Arguments> badTopics() {
@@ -402,6 +394,11 @@ class KafkaAccessApiTest extends ApiTest {
         assertThat(fields.status()).as(fields.toString()).isEqualTo(400);
         assertThat(fields.json().get("errors").findValuesAsString("field"))
                 .contains("users[0].present", "topics[0].partitions");
+    }
+
+    private static void assertRefusedOn(ApiClient.Response refused, String field) {
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("errors").findValuesAsString("field")).as(refused.toString()).contains(field);
     }
 
     /** One instance for the tests whose requests are refused, so change nothing. */
