@@ -2,8 +2,6 @@ package dev.keel.controlplane.kafkaaccess;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -27,13 +25,18 @@ class AccessReports {
     static final String COMPONENT = "keel-access-reconciler";
 
     private final JdbcClient jdbc;
+    private final UserRows users;
+    private final AclRows acls;
     private final TopicRows topics;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    AccessReports(JdbcClient jdbc, TopicRows topics, AuditLog audit, TransactionTemplate transactions, Clock clock) {
+    AccessReports(JdbcClient jdbc, UserRows users, AclRows acls, TopicRows topics, AuditLog audit,
+                  TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
+        this.users = users;
+        this.acls = acls;
         this.topics = topics;
         this.audit = audit;
         this.transactions = transactions;
@@ -63,13 +66,12 @@ class AccessReports {
     }
 
     private void user(Instance instance, AccessReport.User reported) {
-        Optional<Map<String, Object>> row = jdbc.sql("SELECT * FROM kafka_users WHERE instance_id = ? AND name = ? FOR UPDATE")
-                .params(instance.id(), reported.name()).query().listOfRows().stream().findFirst();
+        Optional<KafkaUser> row = users.lock(instance.id(), reported.name());
         if (row.isEmpty()) {
             return;
         }
-        AccessStatus status = AccessStatus.valueOf((String) row.get().get("status"));
-        int version = (Integer) row.get().get("credential_version");
+        AccessStatus status = row.get().status();
+        int version = row.get().credentialVersion();
         if (status == AccessStatus.DELETING) {
             if (!reported.present()) {
                 jdbc.sql("DELETE FROM kafka_users WHERE instance_id = ? AND name = ?").params(instance.id(), reported.name())
@@ -86,7 +88,8 @@ class AccessReports {
             setUser(instance, reported.name(), AccessStatus.ACTIVE, reported.error(), false, version, restored);
             if (restored) {
                 audit.recordSystem(instance.organizationId(), COMPONENT, "kafka-user.restored", KafkaUsers.AUDIT_TYPE,
-                        KafkaUsers.auditId(instance.id(), reported.name()), null, view(instance, reported.name()));
+                        KafkaUsers.auditId(instance.id(), reported.name()), null,
+                        users.find(instance.id(), reported.name()).orElseThrow());
             }
         } else if (!reported.present()) {
             // Missing from the brokers: the password is sent again; an active user missing was removed behind Keel's back.
@@ -109,18 +112,12 @@ class AccessReports {
                 """).params(status.name(), message, absent, applied, restored, instance.id(), name).update();
     }
 
-    private KafkaUser view(Instance instance, String name) {
-        return jdbc.sql("SELECT * FROM kafka_users WHERE instance_id = ? AND name = ?").params(instance.id(), name)
-                .query(UserRows.VIEW).single();
-    }
-
     private void acl(Instance instance, AccessReport.Acl reported) {
-        List<KafkaAcl> found = jdbc.sql("SELECT * FROM kafka_acls WHERE instance_id = ? AND id = ? FOR UPDATE")
-                .params(instance.id(), reported.id()).query(AclRows.VIEW).list();
+        Optional<KafkaAcl> found = acls.lock(instance.id(), reported.id());
         if (found.isEmpty()) {
             return;
         }
-        KafkaAcl acl = found.getFirst();
+        KafkaAcl acl = found.get();
         if (acl.status() == AccessStatus.DELETING && !reported.present()) {
             jdbc.sql("DELETE FROM kafka_acls WHERE id = ?").param(acl.id()).update();
             return;
@@ -133,7 +130,7 @@ class AccessReports {
                 """).params(next.name(), reported.error(), restored, acl.id()).update();
         if (restored) {
             audit.recordSystem(instance.organizationId(), COMPONENT, "kafka-acl.restored", KafkaAcls.AUDIT_TYPE, acl.id(),
-                    acl, jdbc.sql("SELECT * FROM kafka_acls WHERE id = ?").param(acl.id()).query(AclRows.VIEW).single());
+                    acl, acls.find(instance.id(), acl.id()).orElseThrow());
         }
     }
 }

@@ -43,6 +43,11 @@ class AclRows {
                 .query(VIEW).optional();
     }
 
+    Optional<KafkaAcl> lock(UUID instanceId, UUID id) {
+        return jdbc.sql("SELECT * FROM kafka_acls WHERE instance_id = ? AND id = ? FOR UPDATE").params(instanceId, id)
+                .query(VIEW).optional();
+    }
+
     /** Oldest first, after {@code after} (null: from the first), of one principal when it is given. */
     List<KafkaAcl> page(UUID instanceId, String principal, Cursor after, int rows) {
         return Cursor.bind(jdbc.sql("""

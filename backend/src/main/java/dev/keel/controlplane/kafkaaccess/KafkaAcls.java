@@ -67,7 +67,7 @@ class KafkaAcls {
     KafkaAcl delete(Caller caller, UUID instanceId, UUID id) {
         return transactions.execute(tx -> {
             Instance instance = instances.toChange(caller, instanceId);
-            KafkaAcl before = rows.find(instance.id(), id).orElseThrow(() -> notFound(instanceId, id));
+            KafkaAcl before = rows.lock(instance.id(), id).orElseThrow(() -> notFound(instanceId, id));
             if (before.status() == AccessStatus.DELETING) {
                 return before;
             }
