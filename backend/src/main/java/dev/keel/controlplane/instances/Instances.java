@@ -25,7 +25,6 @@ import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
 import dev.keel.controlplane.identity.Caller;
-import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.identity.Role;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
@@ -68,12 +67,12 @@ public class Instances {
     private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
-    private final InstanceTokens tokens;
+    private final DefaultKafkaUser defaultKafkaUser;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
               CapacityLimits limits, TransactionTemplate transactions,
-              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, InstanceTokens tokens) {
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, DefaultKafkaUser defaultKafkaUser) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -85,7 +84,7 @@ public class Instances {
         this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
-        this.tokens = tokens;
+        this.defaultKafkaUser = defaultKafkaUser;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -95,20 +94,6 @@ public class Instances {
     /** An instance by id alone, for callers that authenticate as the instance rather than as a member. */
     public Optional<Instance> find(UUID id) {
         return repository.find(id);
-    }
-
-    /**
-     * The instance a broker agent calls for, authenticated by its {@code Authorization: Bearer <ingest token>}: 401
-     * without the instance's token (also for an instance that does not exist), 409 once the instance is deleted.
-     */
-    public Instance ofAgent(UUID id, String authorization) {
-        String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
-        Instance instance = repository.find(id).filter(i -> tokens.matches(id, token))
-                .orElseThrow(() -> ApiException.of(ProblemType.UNAUTHORIZED, "Send the instance's ingest token as a bearer token."));
-        if (instance.state() == InstanceState.DELETED) {
-            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + id + " is deleted; its brokers should be gone.");
-        }
-        return instance;
     }
 
     /** Instances whose brokers should be running: what health checks and drift detection look at. */
@@ -143,7 +128,7 @@ public class Instances {
     }
 
     /** Validates (reading the customer's network, outside any transaction), then records the instance and its operation. */
-    Operation create(Caller caller, InstanceCreation request) {
+    InstanceCreationAccepted create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         InstanceSpec spec = specOf(request, catalog);
@@ -164,7 +149,7 @@ public class Instances {
             Instance instance = repository.find(id).orElseThrow();
             Operation operation = start(caller, instance, OperationType.CREATE, null);
             audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
-            return operation;
+            return new InstanceCreationAccepted(operation, defaultKafkaUser.createFor(caller, instance).orElse(null));
         });
     }
 

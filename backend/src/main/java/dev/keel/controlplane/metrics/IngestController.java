@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.drains.DrainRequests;
-import dev.keel.controlplane.instances.Instances;
+import dev.keel.controlplane.instances.AgentAuthentication;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.FieldError;
 
@@ -27,13 +27,13 @@ class IngestController {
 
     static final int SCHEMA_VERSION = 1;
 
-    private final Instances instances;
+    private final AgentAuthentication agents;
     private final MetricsStore store;
     private final DrainRequests drains;
     private final Clock clock;
 
-    IngestController(Instances instances, MetricsStore store, DrainRequests drains, Clock clock) {
-        this.instances = instances;
+    IngestController(AgentAuthentication agents, MetricsStore store, DrainRequests drains, Clock clock) {
+        this.agents = agents;
         this.store = store;
         this.drains = drains;
         this.clock = clock;
@@ -50,7 +50,7 @@ class IngestController {
     Directives report(@PathVariable UUID instanceId, @PathVariable int nodeId,
                       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                       @RequestBody BrokerReport report) {
-        instances.ofAgent(instanceId, authorization);
+        agents.instance(instanceId, authorization);
         validate(instanceId, nodeId, report);
         store.record(instanceId, nodeId, clock.instant(), report);
         BrokerReport.Drain drain = report.drain();

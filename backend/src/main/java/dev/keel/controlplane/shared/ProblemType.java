@@ -38,6 +38,9 @@ public enum ProblemType {
     LICENSE_ALREADY_LINKED("license-already-linked", HttpStatus.CONFLICT,
             "The subscription is already linked to an organization"),
     SUBSCRIPTION_EXISTS("subscription-exists", HttpStatus.CONFLICT, "The organization already has a subscription"),
+    LISTENER_UNAUTHENTICATED("listener-unauthenticated", HttpStatus.CONFLICT,
+            "The instance's brokers authenticate nobody"),
+    ACL_EXISTS("acl-exists", HttpStatus.CONFLICT, "The ACL is already recorded"),
     IDEMPOTENCY_REQUEST_IN_PROGRESS("idempotency-request-in-progress", HttpStatus.CONFLICT,
             "The first request with this key is still being processed"),
     PRECONDITION_FAILED("precondition-failed", HttpStatus.PRECONDITION_FAILED, "The instance has changed"),
@@ -48,9 +51,7 @@ public enum ProblemType {
             "Idempotency key reused with a different request"),
     PRECONDITION_REQUIRED("precondition-required", HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
-    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later"),
-    LISTENER_UNAUTHENTICATED("listener-unauthenticated", HttpStatus.CONFLICT,
-            "The instance's listeners are unauthenticated");
+    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later");
 
     private final String slug;
     private final HttpStatus status;

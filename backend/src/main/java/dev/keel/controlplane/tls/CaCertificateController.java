@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.instances.Instance;
+import dev.keel.controlplane.instances.ListenerSecurityGuard;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.PathIds;
 

@@ -10,7 +10,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.instances.Instance;
-import dev.keel.controlplane.instances.Instances;
+import dev.keel.controlplane.instances.ListenerSecurityGuard;
+import dev.keel.controlplane.instances.AgentAuthentication;
 import dev.keel.controlplane.shared.ApiException;
 
 /**
@@ -23,11 +24,11 @@ class CertificateIngestController {
     /** As many brokers as a node spec allows. */
     private static final int MAX_NODE_ID = 9_999;
 
-    private final Instances instances;
+    private final AgentAuthentication agents;
     private final BrokerCertificates certificates;
 
-    CertificateIngestController(Instances instances, BrokerCertificates certificates) {
-        this.instances = instances;
+    CertificateIngestController(AgentAuthentication agents, BrokerCertificates certificates) {
+        this.agents = agents;
         this.certificates = certificates;
     }
 
@@ -38,7 +39,7 @@ class CertificateIngestController {
     BrokerCertificates.Issued sign(@PathVariable UUID instanceId, @PathVariable int nodeId,
                                    @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                    @RequestBody CertificateRequest request) {
-        Instance instance = instances.ofAgent(instanceId, authorization);
+        Instance instance = agents.instance(instanceId, authorization);
         ListenerSecurityGuard.requireSecure(instance, "its brokers need no certificate");
         if (nodeId < 0 || nodeId > MAX_NODE_ID) {
             throw ApiException.validation("nodeId", "must be a node id from 0 to " + MAX_NODE_ID);
