@@ -18,11 +18,15 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
+import dev.keel.controlplane.secrets.SecretBox;
 import dev.keel.controlplane.shared.ProblemWriter;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Stored first responses per (organization, caller, key), kept for {@code keel.idempotency.retention}. */
+/**
+ * Stored first responses per (organization, caller, key), kept for {@code keel.idempotency.retention}. Bodies are
+ * stored sealed: a first response may carry a secret shown once (a Kafka user's password), and its replay must too.
+ */
 @Configuration
 class IdempotencyRecords {
 
@@ -31,10 +35,12 @@ class IdempotencyRecords {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final SecretBox secrets;
 
-    IdempotencyRecords(JdbcClient jdbc, JsonMapper json) {
+    IdempotencyRecords(JdbcClient jdbc, JsonMapper json, SecretBox secrets) {
         this.jdbc = jdbc;
         this.json = json;
+        this.secrets = secrets;
     }
 
     /** Whose keys these are: one caller (the token's subject) in one organization. */
@@ -69,21 +75,32 @@ class IdempotencyRecords {
             return Optional.empty();
         }
         return jdbc.sql("""
-                SELECT request_hash, response_status, response_headers, response_body FROM idempotency_records
+                SELECT request_hash, response_status, response_headers, response_body, response_sealed
+                FROM idempotency_records
                 WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ?
                 """)
                 .params(owner.organizationId(), owner.subject(), key)
                 .query((rs, n) -> new StoredResponse(rs.getString("request_hash"), (Integer) rs.getObject("response_status"),
                         rs.getString("response_headers") == null ? Map.of() : json.readValue(rs.getString("response_headers"), HEADERS),
-                        rs.getBytes("response_body")))
+                        body(rs.getBytes("response_body"), rs.getBoolean("response_sealed"), owner, key)))
                 .optional();
+    }
+
+    private byte[] body(byte[] stored, boolean sealed, Owner owner, String key) {
+        return stored == null || !sealed ? stored : secrets.open(stored, context(owner, key));
+    }
+
+    private static String context(Owner owner, String key) {
+        return "idempotency:" + owner.organizationId() + ":" + owner.subject() + ":" + key;
     }
 
     void complete(Owner owner, String key, int status, Map<String, String> headers, byte[] body) {
         jdbc.sql("""
-                UPDATE idempotency_records SET response_status = ?, response_headers = ?::jsonb, response_body = ?
+                UPDATE idempotency_records
+                SET response_status = ?, response_headers = ?::jsonb, response_body = ?, response_sealed = true
                 WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ?
-                """).params(status, json.writeValueAsString(headers), body, owner.organizationId(), owner.subject(), key)
+                """).params(status, json.writeValueAsString(headers), secrets.seal(body, context(owner, key)),
+                        owner.organizationId(), owner.subject(), key)
                 .update();
     }
 

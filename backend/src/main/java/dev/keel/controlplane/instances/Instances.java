@@ -67,11 +67,12 @@ public class Instances {
     private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
+    private final DefaultKafkaUser defaultKafkaUser;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
               CapacityLimits limits, TransactionTemplate transactions,
-              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, DefaultKafkaUser defaultKafkaUser) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -83,6 +84,7 @@ public class Instances {
         this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
+        this.defaultKafkaUser = defaultKafkaUser;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -126,7 +128,7 @@ public class Instances {
     }
 
     /** Validates (reading the customer's network, outside any transaction), then records the instance and its operation. */
-    Operation create(Caller caller, InstanceCreation request) {
+    InstanceCreationAccepted create(Caller caller, InstanceCreation request) {
         SizingCatalog catalog = catalogs.current();
         CloudAccount account = validate(caller, request, catalog);
         InstanceSpec spec = specOf(request, catalog);
@@ -147,7 +149,7 @@ public class Instances {
             Instance instance = repository.find(id).orElseThrow();
             Operation operation = start(caller, instance, OperationType.CREATE, null);
             audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
-            return operation;
+            return new InstanceCreationAccepted(operation, defaultKafkaUser.createFor(caller, instance).orElse(null));
         });
     }
 
@@ -427,7 +429,7 @@ public class Instances {
 
     /**
      * The instance's spec with a capacity change applied, refused when the change is not possible in
-     * place. An update never carries {@code wal} or {@code network}, not even unchanged: they are what
+     * place. An update never carries {@code wal}, {@code network} or {@code listenerSecurity}, not even unchanged: they are what
      * the instance is, so one rule holds for every value.
      */
     private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
@@ -440,6 +442,11 @@ public class Instances {
             throw ApiException.replacementRequired("network", "The VPC, subnets and number of zones cannot change in place: "
                     + "leave network out of the update, or create a new instance in the new network and move clients to it.");
         }
+        if (update.listenerSecurity() != null) {
+            throw ApiException.replacementRequired("listenerSecurity", "How the brokers let clients in ("
+                    + spec.listenerSecurity() + ") cannot change in place: leave listenerSecurity out of the update, or "
+                    + "create a new instance with the listeners you want and move clients to it.");
+        }
         int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
         FsxSpec fsx = merge(spec.fsx(), update.fsx());
         new SpecRules(catalogOf(instance))
@@ -449,7 +456,8 @@ public class Instances {
             throw ApiException.validation("body", "changes nothing: the instance already has " + aku + " AKU"
                     + (fsx == null ? "" : " and " + fsx.count() + " × " + fsx.throughputMBps() + " MBps FSx"));
         }
-        return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion());
+        return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion(),
+                spec.listenerSecurity());
     }
 
     /**
@@ -505,7 +513,8 @@ public class Instances {
     private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
         return new InstanceSpec(request.network().withDefaults(), request.wal(), request.aku(), request.fsx(),
                 Objects.requireNonNullElseGet(request.brokerVersion(), () -> catalog.defaultBrokerVersion(request.wal().type())),
-                catalog.version());
+                catalog.version(),
+                Objects.requireNonNullElse(request.listenerSecurity(), InstanceSpec.DEFAULT_LISTENER_SECURITY));
     }
 
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {

@@ -38,8 +38,9 @@ class InstancesController {
     }
 
     @PostMapping
-    ResponseEntity<Operation> create(Caller caller, @RequestBody InstanceCreation creation) {
-        return accepted(instances.create(caller, creation), null);
+    ResponseEntity<InstanceCreationAccepted> create(Caller caller, @RequestBody InstanceCreation creation) {
+        InstanceCreationAccepted created = instances.create(caller, creation);
+        return accepted(created.operation()).body(created);
     }
 
     /** What creating this spec would make in the cloud; nothing is created. */
@@ -124,12 +125,16 @@ class InstancesController {
     }
 
     private static ResponseEntity<Operation> accepted(Operation operation, String etag) {
-        ResponseEntity.BodyBuilder response = ResponseEntity.accepted()
-                .location(URI.create("/api/v1/operations/" + operation.id()))
-                .header(HttpHeaders.CONTENT_LOCATION, "/api/v1/instances/" + operation.instanceId());
+        ResponseEntity.BodyBuilder response = accepted(operation);
         if (etag != null) {
             response.eTag(etag);
         }
         return response.body(operation);
+    }
+
+    private static ResponseEntity.BodyBuilder accepted(Operation operation) {
+        return ResponseEntity.accepted()
+                .location(URI.create("/api/v1/operations/" + operation.id()))
+                .header(HttpHeaders.CONTENT_LOCATION, "/api/v1/instances/" + operation.instanceId());
     }
 }

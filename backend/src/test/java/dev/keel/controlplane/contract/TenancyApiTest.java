@@ -49,8 +49,12 @@ class TenancyApiTest extends ApiTest {
         JsonNode instance = createRunningInstance(owner, body);
         String operationId = owner.get("/instances/" + instance.get("id").asString() + "/operations").json()
                 .get("items").get(0).get("id").asString();
-        ids = Map.of("cloudAccountId", account.get("id").asString(), "instanceId", instance.get("id").asString(),
-                "operationId", operationId);
+        String instanceId = instance.get("id").asString();
+        String aclId = owner.get("/instances/" + instanceId + "/acls").json().get("items").get(0).get("id").asString();
+        ApiClient.Response topic = owner.post("/instances/" + instanceId + "/topics", Map.of("name", "orders"));
+        assertThat(topic.status()).as(topic.toString()).isEqualTo(202);
+        ids = Map.of("cloudAccountId", account.get("id").asString(), "instanceId", instanceId,
+                "operationId", operationId, "userName", "admin", "aclId", aclId, "topicName", "orders");
         registration = linkedRegistration();
         secrets = List.of(account.get("id").asString(), account.get("name").asString(), account.get("roleArn").asString(),
                 account.get("externalId").asString(), instance.get("id").asString(), instance.get("name").asString(),
@@ -195,12 +199,19 @@ class TenancyApiTest extends ApiTest {
             case "linkMarketplaceRegistration" -> Map.of("reference", registration.get("reference").asString());
             case "estimateCost" -> Map.of("region", "us-east-1", "zones", 3, "wal", Map.of("type", "S3"), "aku", 3);
             case "setBillingBudget" -> Map.of();
+            case "createKafkaUser" -> Map.of("name", unique("user"));
+            case "createKafkaAcl" -> Map.of("principal", "User:" + unique("user"), "resourceType", "TOPIC",
+                    "resourceName", "orders", "patternType", "LITERAL", "operation", "READ", "permission", "ALLOW");
+            case "createKafkaTopic" -> Map.of("name", unique("topic"));
+            case "updateKafkaTopic" -> Map.of("configs", Map.of("retention.ms", "86400000"));
             case "getCurrentOrganization", "getOnboardingTemplate", "getMarketplaceRegistration", "listCloudAccounts", "getCloudAccount", "verifyCloudAccount",
                  "listCloudAccountNetworks",
                  "deleteCloudAccount", "listInstances",
-                 "getInstance", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
+                 "getInstance", "getInstanceCaCertificate", "deleteInstance", "repairInstance", "listInstanceOperations", "getInstanceMetrics", "getInstanceCostEstimate", "getOperation",
                  "cancelOperation", "getSizingCatalog", "listAuditEvents", "getBillingUsage",
-                 "getBillingSubscription", "getBillingBudget", "listMeteringRecords" -> null;
+                 "getBillingSubscription", "getBillingBudget", "listMeteringRecords", "listKafkaUsers", "getKafkaUser",
+                 "deleteKafkaUser", "rotateKafkaUserPassword", "listKafkaAcls", "getKafkaAcl", "deleteKafkaAcl",
+                 "listKafkaTopics", "getKafkaTopic", "deleteKafkaTopic" -> null;
             default -> throw new AssertionError("Add a sample request for new operation " + op);
         };
     }
