@@ -90,7 +90,7 @@ func TestKafkaAccess(t *testing.T) {
 	// A config set behind Terraform's back shows in the plan, and the apply removes it.
 	segment := "3600000"
 	if _, err := keel.UpdateKafkaTopicWithApplicationMergePatchPlusJSONBodyWithResponse(ctx, instance, "orders",
-		&api.UpdateKafkaTopicParams{}, api.KafkaTopicUpdate{Configs: &map[string]*string{"segment.ms": &segment}}); err != nil {
+		&api.UpdateKafkaTopicParams{}, api.KafkaTopicUpdate{Configs: &api.KafkaTopicConfigChanges{SegmentMs: &segment}}); err != nil {
 		t.Fatal(err)
 	}
 	awaitTopic(t, keel, instance, "orders")

@@ -94,8 +94,8 @@ func (a *app) topicsGet(scope *instanceScope) *cobra.Command {
 }
 
 // topicConfigs parses --config KEY=VALUE values.
-func topicConfigs(values []string) (api.KafkaTopicConfigs, error) {
-	configs := api.KafkaTopicConfigs{}
+func topicConfigs(values []string) (map[string]string, error) {
+	configs := map[string]string{}
 	for _, v := range values {
 		key, value, ok := strings.Cut(v, "=")
 		if !ok || key == "" {
@@ -109,7 +109,7 @@ func topicConfigs(values []string) (api.KafkaTopicConfigs, error) {
 func (a *app) topicsCreate(scope *instanceScope) *cobra.Command {
 	var partitions, replication int
 	var configs []string
-	var parsed api.KafkaTopicConfigs
+	var parsed map[string]string
 	var key string
 	cmd := &cobra.Command{
 		Use:   "create NAME",
@@ -126,17 +126,14 @@ min.compaction.lag.ms, max.compaction.lag.ms.`,
 			parsed, err = topicConfigs(configs)
 			return err
 		}, scope.run(a, func(cmd *cobra.Command, args []string, c *api.ClientWithResponses, instance uuid.UUID) error {
-			body := api.KafkaTopicCreation{Name: args[0]}
+			body := client.TopicCreation{Name: args[0], Configs: parsed}
 			if cmd.Flags().Changed("partitions") {
 				body.Partitions = &partitions
 			}
 			if cmd.Flags().Changed("replication-factor") {
 				body.ReplicationFactor = &replication
 			}
-			if len(parsed) > 0 {
-				body.Configs = &parsed
-			}
-			r, err := c.CreateKafkaTopicWithResponse(cmd.Context(), instance, &api.CreateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey(key)}, body)
+			r, err := client.CreateTopic(cmd.Context(), c, instance, key, body)
 			if err != nil {
 				return err
 			}
@@ -151,14 +148,14 @@ min.compaction.lag.ms, max.compaction.lag.ms.`,
 }
 
 // topicUpdate is the merge patch update's flags ask for: configs to set and to remove, and a new partition count.
-func topicUpdate(cmd *cobra.Command, partitions int, set, remove []string) (*api.KafkaTopicUpdate, error) {
-	var u api.KafkaTopicUpdate
+func topicUpdate(cmd *cobra.Command, partitions int, set, remove []string) (client.TopicChange, error) {
+	var u client.TopicChange
 	if cmd.Flags().Changed("partitions") {
 		u.Partitions = &partitions
 	}
 	values, err := topicConfigs(set)
 	if err != nil {
-		return nil, err
+		return u, err
 	}
 	configs := map[string]*string{}
 	for k, v := range values {
@@ -166,25 +163,23 @@ func topicUpdate(cmd *cobra.Command, partitions int, set, remove []string) (*api
 	}
 	for _, k := range remove {
 		if _, both := values[k]; both {
-			return nil, usagef("--config and --remove-config both name %s: give one", k)
+			return u, usagef("--config and --remove-config both name %s: give one", k)
 		}
 		// null gives the config back to the brokers' default.
 		configs[k] = nil
 	}
-	if len(configs) > 0 {
-		u.Configs = &configs
+	u.Configs = configs
+	if u.Empty() {
+		return u, usagef("nothing to change: give --partitions, --config or --remove-config")
 	}
-	if u.Partitions == nil && u.Configs == nil {
-		return nil, usagef("nothing to change: give --partitions, --config or --remove-config")
-	}
-	return &u, nil
+	return u, nil
 }
 
 func (a *app) topicsUpdate(scope *instanceScope) *cobra.Command {
 	var partitions int
 	var set, remove []string
 	var key string
-	var patch *api.KafkaTopicUpdate
+	var patch client.TopicChange
 	var cmd *cobra.Command
 	cmd = &cobra.Command{
 		Use:   "update NAME",
@@ -199,8 +194,7 @@ topic is UPDATING until the broker agent has applied it.`,
 			patch, err = topicUpdate(cmd, partitions, set, remove)
 			return err
 		}, scope.run(a, func(cmd *cobra.Command, args []string, c *api.ClientWithResponses, instance uuid.UUID) error {
-			r, err := c.UpdateKafkaTopicWithApplicationMergePatchPlusJSONBodyWithResponse(cmd.Context(), instance, args[0],
-				&api.UpdateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey(key)}, *patch)
+			r, err := client.UpdateTopic(cmd.Context(), c, instance, args[0], key, patch)
 			if err != nil {
 				return err
 			}

@@ -90,32 +90,29 @@ func (r *kafkaTopicResource) ModifyPlan(ctx context.Context, req resource.Modify
 				state.Name.ValueString(), state.Partitions.ValueInt64(), plan.Partitions.ValueInt64(), state.Partitions.ValueInt64()))
 		return
 	}
-	if plan.Name.Equal(state.Name) && (!plan.Partitions.Equal(state.Partitions) || patchOf(plan, state).Configs != nil) {
+	if plan.Name.Equal(state.Name) && !patchOf(plan, state).Empty() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 	}
 }
 
 // patchOf is the merge patch that turns the state's topic into the plan's: a higher partition count, the
 // configs that differ, and null for each config the plan no longer sets.
-func patchOf(plan, state kafkaTopicModel) api.KafkaTopicUpdate {
-	var u api.KafkaTopicUpdate
+func patchOf(plan, state kafkaTopicModel) client.TopicChange {
+	var u client.TopicChange
 	if !plan.Partitions.IsUnknown() && !plan.Partitions.Equal(state.Partitions) {
 		p := int(plan.Partitions.ValueInt64())
 		u.Partitions = &p
 	}
-	configs := map[string]*string{}
+	u.Configs = map[string]*string{}
 	for k, v := range plan.Configs {
 		if current, ok := state.Configs[k]; !ok || current != v {
-			configs[k] = &v
+			u.Configs[k] = &v
 		}
 	}
 	for k := range state.Configs {
 		if _, kept := plan.Configs[k]; !kept {
-			configs[k] = nil
+			u.Configs[k] = nil
 		}
-	}
-	if len(configs) > 0 {
-		u.Configs = &configs
 	}
 	return u
 }
@@ -178,16 +175,12 @@ func (r *kafkaTopicResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	partitions := int(plan.Partitions.ValueInt64())
-	body := api.KafkaTopicCreation{Name: plan.Name.ValueString(), Partitions: &partitions}
+	body := client.TopicCreation{Name: plan.Name.ValueString(), Partitions: &partitions, Configs: plan.Configs}
 	if !plan.ReplicationFactor.IsUnknown() && !plan.ReplicationFactor.IsNull() {
 		rf := int(plan.ReplicationFactor.ValueInt64())
 		body.ReplicationFactor = &rf
 	}
-	if plan.Configs != nil {
-		configs := api.KafkaTopicConfigs(plan.Configs)
-		body.Configs = &configs
-	}
-	created, err := r.api.CreateKafkaTopicWithResponse(ctx, instance, &api.CreateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")}, body)
+	created, err := client.CreateTopic(ctx, r.api, instance, "", body)
 	if err != nil {
 		addError(&resp.Diagnostics, "Creating the topic failed", err)
 		return
@@ -232,14 +225,13 @@ func (r *kafkaTopicResource) Update(ctx context.Context, req resource.UpdateRequ
 	patch := patchOf(plan, state)
 	next := state
 	next.Timeouts = plan.Timeouts
-	if patch.Partitions == nil && patch.Configs == nil {
+	if patch.Empty() {
 		// Only the timeouts changed: nothing to ask of the API.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
 		return
 	}
 	instance, _ := state.instance()
-	updated, err := r.api.UpdateKafkaTopicWithApplicationMergePatchPlusJSONBodyWithResponse(ctx, instance, state.Name.ValueString(),
-		&api.UpdateKafkaTopicParams{IdempotencyKey: client.IdempotencyKey("")}, patch)
+	updated, err := client.UpdateTopic(ctx, r.api, instance, state.Name.ValueString(), "", patch)
 	if err != nil {
 		addError(&resp.Diagnostics, "Changing the topic failed", err)
 		return
