@@ -137,6 +137,13 @@ func instanceDetail(i *api.Instance) func(*output.Table) {
 			output.Cell(i.Capacity.RequestsPerSecond), output.Cell(i.Capacity.Partitions)))
 		t.Row("BROKERS", fmt.Sprintf("%d × %s", i.Sizing.BrokerCount, i.Sizing.InstanceType))
 		t.Row("BOOTSTRAP", i.Inventory.BootstrapServers)
+		t.Row("SECURITY PROTOCOL", i.Connection.SecurityProtocol)
+		if i.Connection.SaslMechanism != nil {
+			t.Row("SASL MECHANISM", *i.Connection.SaslMechanism)
+		}
+		if i.Connection.CaCertificateUrl != nil {
+			t.Row("CA CERTIFICATE", "keel instances ca-certificate "+i.Name)
+		}
 		t.Row("DELETION PROTECTION", onOff(i.DeletionProtection))
 		if i.DataRetainedUntil != nil {
 			t.Row("DATA KEPT UNTIL", i.DataRetainedUntil)
