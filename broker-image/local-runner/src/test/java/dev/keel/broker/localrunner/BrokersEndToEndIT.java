@@ -1,6 +1,7 @@
 package dev.keel.broker.localrunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.BufferedReader;
@@ -34,6 +35,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -44,6 +46,15 @@ import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -72,8 +83,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
 /**
  * The product end to end on one machine: the packaged backend (AWS driver against LocalStack and the FSx emulator)
  * provisions a 3-zone S3-WAL instance into an account onboarded with the served CloudFormation template; the local
- * runner plays EC2 and runs a stand-in broker per instance; a Kafka client then produces and consumes through the
- * bootstrap endpoint the API shows, the instance is scaled (brokers join, records stay readable), the load tool's
+ * runner plays EC2 and runs a stand-in broker per instance; Kafka clients then connect through the bootstrap
+ * endpoint the API shows, over TLS verified against the CA the API serves, with SCRAM users the API manages: access is
+ * only what the API's users and ACLs allow (see {@link #accessIsEnforced}). The instance is scaled (brokers join, records stay readable), the load tool's
  * traffic shows up in the instance's metrics as what it sent, a broker whose machine dies is reported and replaced,
  * and deleting the instance stops every broker process.
  *
@@ -103,6 +115,10 @@ class BrokersEndToEndIT {
     Ec2Client ec2;
     String token;
     long tokenAt;
+    /** The instance's default admin user, from the create's answer. */
+    KafkaLogin admin;
+    /** The instance's CA certificate as the API serves it: what every client here trusts. */
+    Path caFile;
     /** The instance this test created: the runner runs only its brokers, and the clean-up terminates them. */
     final Set<String> ours = ConcurrentHashMap.newKeySet();
 
@@ -226,19 +242,29 @@ class BrokersEndToEndIT {
         assertThat(created.status).as(created.body).isEqualTo(202);
         String id = created.json().get("instanceId").asText();
         ours.add(id);
+        // The default admin user's password is in the create's answer, and nowhere after it.
+        admin = new KafkaLogin(created.json().at("/adminCredentials/username").asText(),
+                created.json().at("/adminCredentials/password").asText());
+        assertThat(admin.user()).isEqualTo("admin");
+        assertThat(admin.password()).hasSizeGreaterThanOrEqualTo(32);
         awaitOperation(created.json().get("id").asText());
-        assertThat(call("GET", "/instances/" + id, null).json().get("state").asText()).isEqualTo("RUNNING");
+        JsonNode running = call("GET", "/instances/" + id, null).json();
+        assertThat(running.get("state").asText()).isEqualTo("RUNNING");
+        assertThat(running.toString()).doesNotContain(admin.password());
 
         String bootstrap = awaitLocalBootstrap(id, 3);
         mark("RUNNING; bootstrap endpoint " + bootstrap);
+        JsonNode connection = call("GET", "/instances/" + id, null).json().get("connection");
+        assertThat(connection.get("securityProtocol").asText()).isEqualTo("SASL_SSL");
+        assertThat(connection.get("saslMechanism").asText()).isEqualTo("SCRAM-SHA-512");
+        downloadCa(connection.get("caCertificateUrl").asText());
+        awaitAccess(id, "users/admin");
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(client(bootstrap, this.admin))) {
             awaitBrokersInMetadata(admin, 3);
             admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 3))).all().get(30, TimeUnit.SECONDS);
         }
-        produce(bootstrap, TOPIC);
-        assertThat(consumeAll(bootstrap, TOPIC, "before-scale")).isEqualTo(RECORDS);
-        mark("produced and consumed " + RECORDS + " records");
+        accessIsEnforced(id, bootstrap);
 
         // Scale 3 → 6 AKU with the instance's ETag.
         HttpResponse<String> current = send("GET", "/instances/" + id, null, null);
@@ -248,17 +274,17 @@ class BrokersEndToEndIT {
         awaitOperation(scaled.json().get("id").asText());
         int brokers = call("GET", "/instances/" + id, null).json().at("/sizing/brokerCount").asInt();
         assertThat(brokers).isGreaterThan(3);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(client(bootstrap, this.admin))) {
             awaitBrokersInMetadata(admin, brokers);
         }
-        assertThat(consumeAll(bootstrap, TOPIC, "after-scale")).isEqualTo(RECORDS);
+        assertThat(consumeAll(client(bootstrap, this.admin), TOPIC, "after-scale")).isEqualTo(RECORDS);
         String scaledBootstrap = awaitLocalBootstrap(id, brokers);
         mark("scaled to " + brokers + " brokers, every record still readable; bootstrap " + scaledBootstrap);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, scaledBootstrap))) {
+        try (Admin admin = Admin.create(client(scaledBootstrap, this.admin))) {
             admin.createTopics(List.of(new NewTopic(SPREAD, 2 * brokers, (short) 1))).all().get(30, TimeUnit.SECONDS);
             assertThat(replicaHolders(admin, SPREAD)).as("the new brokers hold partitions").anyMatch(node -> node >= 3);
         }
-        produce(scaledBootstrap, SPREAD);
+        produce(client(scaledBootstrap, this.admin), SPREAD);
 
         // The load tool's traffic reaches the control plane through the agents' 10 s reports, and the figures agree.
         measureLoad(id, scaledBootstrap);
@@ -303,7 +329,14 @@ class BrokersEndToEndIT {
      */
     private void measureLoad(String id, String bootstrap) throws Exception {
         int seconds = 60;
+        Path clientProperties = state.resolve("admin-client.properties");
+        Properties adminClient = client(bootstrap, admin);
+        adminClient.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        try (var out = Files.newBufferedWriter(clientProperties)) {
+            adminClient.store(out, "the admin user's client.properties");
+        }
         Process perf = new ProcessBuilder("bash", Path.of("..", "perf", "perf").toString(), "--bootstrap", bootstrap,
+                "--command-config", clientProperties.toAbsolutePath().toString(),
                 "--rate", "500", "--message-size", "4096", "--duration", String.valueOf(seconds),
                 "--report-interval", "10", "--json").redirectErrorStream(true).start();
         List<String> output = Collections.synchronizedList(new ArrayList<>());
@@ -386,6 +419,124 @@ class BrokersEndToEndIT {
         return url.substring(0, url.lastIndexOf('/') + 1) + name;
     }
 
+    // ------------------------------------------------------------------ access
+
+    /** A SCRAM user's name and password. */
+    record KafkaLogin(String user, String password) {
+    }
+
+    /**
+     * What the console's {@code client.properties} says: SCRAM-SHA-512 over TLS, the broker certificates verified
+     * against the instance's CA (hostname verification on).
+     */
+    private Properties client(String bootstrap, KafkaLogin login) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put("security.protocol", "SASL_SSL");
+        p.put("sasl.mechanism", "SCRAM-SHA-512");
+        p.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                + login.user() + "\" password=\"" + login.password() + "\";");
+        p.put("ssl.truststore.type", "PEM");
+        p.put("ssl.truststore.location", caFile.toAbsolutePath().toString());
+        return p;
+    }
+
+    private void downloadCa(String url) throws IOException {
+        HttpResponse<String> ca = send("GET", url.replaceFirst("^/api/v1", ""), null, null);
+        assertThat(ca.statusCode()).as(ca.body()).isEqualTo(200);
+        assertThat(ca.body()).startsWith("-----BEGIN CERTIFICATE-----");
+        caFile = state.resolve("ca.pem");
+        Files.createDirectories(state);
+        Files.writeString(caFile, ca.body());
+    }
+
+    /** Waits until the user or ACL at {@code path} (under the instance) is on the brokers as recorded. */
+    private JsonNode awaitAccess(String id, String path) throws InterruptedException {
+        JsonNode[] item = new JsonNode[1];
+        await(path + " ACTIVE", Duration.ofSeconds(60), () -> {
+            item[0] = call("GET", "/instances/" + id + "/" + path, null).json();
+            return "ACTIVE".equals(item[0].path("status").asText());
+        });
+        return item[0];
+    }
+
+    /**
+     * Only who the API says may: a client without credentials and one with a wrong password are refused, a user
+     * without an ACL is refused on the topic, the same user with ACLs produces and consumes every record over TLS,
+     * an ACL deleted with Kafka's Admin API behind the product's back is restored, and a user deleted through the
+     * API loses access within a minute.
+     */
+    private void accessIsEnforced(String id, String bootstrap) throws Exception {
+        Properties anonymous = new Properties();
+        anonymous.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        anonymous.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000");
+        anonymous.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "4000");
+        try (Admin plaintext = Admin.create(anonymous)) {
+            assertThatThrownBy(() -> plaintext.describeCluster().nodes().get(15, TimeUnit.SECONDS))
+                    .as("a client without TLS or credentials").isInstanceOf(ExecutionException.class);
+        }
+
+        Response user = call("POST", "/instances/" + id + "/users", Map.of("name", "orders-app"));
+        assertThat(user.status).as(user.body).isEqualTo(201);
+        KafkaLogin app = new KafkaLogin("orders-app", user.json().get("password").asText());
+        awaitAccess(id, "users/orders-app");
+
+        try (Admin wrong = Admin.create(client(bootstrap, new KafkaLogin(app.user(), app.password() + "x")))) {
+            assertThatThrownBy(() -> wrong.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                    .as("a wrong password").hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+        assertThatThrownBy(() -> produce(client(bootstrap, app), TOPIC)).as("a user without an ACL on the topic")
+                .hasRootCauseInstanceOf(TopicAuthorizationException.class);
+        mark("refused: no credentials, a wrong password, a user without an ACL");
+
+        List<String> acls = new ArrayList<>();
+        for (Map<String, String> acl : List.of(
+                Map.of("resourceType", "TOPIC", "resourceName", TOPIC, "patternType", "LITERAL", "operation", "WRITE"),
+                Map.of("resourceType", "TOPIC", "resourceName", TOPIC, "patternType", "LITERAL", "operation", "READ"),
+                Map.of("resourceType", "GROUP", "resourceName", "orders-app", "patternType", "PREFIXED",
+                        "operation", "READ"))) {
+            Map<String, String> request = new LinkedHashMap<>(acl);
+            request.put("principal", "User:orders-app");
+            request.put("permission", "ALLOW");
+            Response created = call("POST", "/instances/" + id + "/acls", request);
+            assertThat(created.status).as(created.body).isEqualTo(201);
+            acls.add(created.json().get("id").asText());
+        }
+        for (String acl : acls) {
+            awaitAccess(id, "acls/" + acl);
+        }
+        produce(client(bootstrap, app), TOPIC);
+        assertThat(consumeAll(client(bootstrap, app), TOPIC, "orders-app")).isEqualTo(RECORDS);
+        mark("orders-app produced and consumed " + RECORDS + " records over TLS");
+
+        // Behind the product's back: the admin deletes orders-app's WRITE ACL with Kafka's own Admin API.
+        AclBindingFilter write = new AclBindingFilter(
+                new ResourcePatternFilter(ResourceType.TOPIC, TOPIC, PatternType.LITERAL),
+                new AccessControlEntryFilter("User:orders-app", "*", AclOperation.WRITE, AclPermissionType.ALLOW));
+        try (Admin kafkaAdmin = Admin.create(client(bootstrap, admin))) {
+            assertThat(kafkaAdmin.deleteAcls(List.of(write)).all().get(30, TimeUnit.SECONDS)).hasSize(1);
+            await("the deleted ACL restored", Duration.ofSeconds(60), () ->
+                    kafkaAdmin.describeAcls(write).values().get(10, TimeUnit.SECONDS).size() == 1);
+        }
+        await("the restoration shown", Duration.ofSeconds(30), () ->
+                !call("GET", "/instances/" + id + "/acls/" + acls.getFirst(), null).json().path("restoredAt").isNull());
+        mark("an ACL deleted with Kafka's Admin API was restored");
+
+        Response deleted = call("DELETE", "/instances/" + id + "/users/orders-app", null);
+        assertThat(deleted.status).as(deleted.body).isEqualTo(202);
+        long deletedAt = System.nanoTime();
+        await("the deleted user refused", Duration.ofSeconds(60), () -> {
+            try (Admin gone = Admin.create(client(bootstrap, app))) {
+                gone.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                return false;
+            } catch (ExecutionException e) {
+                return e.getCause() instanceof SaslAuthenticationException;
+            }
+        });
+        mark(String.format(Locale.ROOT, "the user deleted through the API was refused %.1f s later",
+                (System.nanoTime() - deletedAt) / 1e9));
+    }
+
     // ------------------------------------------------------------------ a lost broker
 
     /**
@@ -423,7 +574,7 @@ class BrokersEndToEndIT {
                         && !s.ec2InstanceId().equals(victim.ec2InstanceId()) && "RUNNING".equals(s.state())));
         await("the Degraded condition to clear", Duration.ofSeconds(60), () ->
                 condition(call("GET", "/instances/" + id, null).json(), "Degraded").get("status").asText().equals("False"));
-        assertThat(consumeAll(bootstrap, TOPIC, "after-repair")).isEqualTo(RECORDS);
+        assertThat(consumeAll(client(bootstrap, admin), TOPIC, "after-repair")).isEqualTo(RECORDS);
         mark("broker " + victim.nodeId() + " replaced and healthy; every record still readable");
     }
 
@@ -471,11 +622,11 @@ class BrokersEndToEndIT {
         assertThat(scaled.status).as(scaled.body).isEqualTo(202);
         awaitOperation(scaled.json().get("id").asText());
         String remaining = awaitLocalBootstrap(id, 3);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, remaining))) {
+        try (Admin admin = Admin.create(client(remaining, this.admin))) {
             assertThat(replicaHolders(admin, SPREAD)).as("every replica on a broker that stays").allMatch(node -> node < 3);
             awaitBrokersInMetadata(admin, 3);
         }
-        assertThat(consumeAll(remaining, SPREAD, "after-scale-down")).isEqualTo(RECORDS);
+        assertThat(consumeAll(client(remaining, admin), SPREAD, "after-scale-down")).isEqualTo(RECORDS);
         mark("scaled down to 3 brokers: the surplus brokers were drained, every record of '" + SPREAD + "' readable");
     }
 
@@ -486,9 +637,9 @@ class BrokersEndToEndIT {
         return holders;
     }
 
-    private void produce(String bootstrap, String topic) throws Exception {
+    private void produce(Properties client, String topic) throws Exception {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
@@ -503,9 +654,9 @@ class BrokersEndToEndIT {
     }
 
     /** Reads the topic from the start with a new group; returns how many distinct records it read, all intact. */
-    private int consumeAll(String bootstrap, String topic, String group) {
+    private int consumeAll(Properties client, String topic, String group) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-" + suffix);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
