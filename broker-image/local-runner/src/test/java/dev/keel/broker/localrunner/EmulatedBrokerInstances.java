@@ -34,6 +34,7 @@ final class EmulatedBrokerInstances implements AutoCloseable {
 
     final Ec2Client ec2;
     final List<String> launched = new ArrayList<>();
+    private LocalRunner runner;
 
     EmulatedBrokerInstances() {
         String endpoint = System.getenv("KEEL_AWS_ENDPOINT");
@@ -42,6 +43,15 @@ final class EmulatedBrokerInstances implements AutoCloseable {
                     + "LocalStack (e.g. KEEL_AWS_ENDPOINT=http://127.0.0.1:44566); see broker-image/README.md");
         }
         ec2 = Main.client(java.net.URI.create(endpoint), "us-east-1");
+    }
+
+    /** A three-broker S3 instance's node spec as the provisioner writes it; {@code extra}: more keys, each ",k:v". */
+    static String nodeSpec(UUID instanceId, String name, String ingestUrl, String extra) {
+        return """
+                {"instanceId":"%s","instanceName":"%s","region":"us-east-1","brokerVersion":"1.7.4","aku":3,
+                 "brokerCount":3,"walType":"S3","dataBucket":"keel-%s-data","opsBucket":"keel-%s-ops",
+                 "listenerPort":9092,"controllerPort":9093,"nodeIdTag":"byoc:node-id","ingestUrl":"%s"%s}"""
+                .formatted(instanceId, name, instanceId, instanceId, ingestUrl, extra).replace("\n", "");
     }
 
     /** {@code nodes} instances of the Keel instance {@code instanceId} booting {@code spec}; their EC2 ids. */
@@ -70,6 +80,18 @@ final class EmulatedBrokerInstances implements AutoCloseable {
         }
         launched.addAll(ids);
         return ids;
+    }
+
+    /**
+     * A local runner for the Keel instance {@code instanceId} only (the emulator is shared with other tests'
+     * instances), polling every second, reporting every 2 s, its state in {@code state}; stopped on close.
+     */
+    LocalRunner runLocally(Path state, UUID instanceId) throws IOException {
+        runner = new LocalRunner(ec2, new LocalRunner.Settings(state,
+                Path.of(System.getProperty("keel.kafkaLibs", "target/kafka-libs")), Main.javaBin(),
+                System.getProperty("java.class.path"), Duration.ofSeconds(1), 2))
+                .onlyInstances(instanceId.toString()::equals);
+        return runner;
     }
 
     /** The runner's {@code keel:local-address} tag on an instance, or null. */
@@ -105,6 +127,9 @@ final class EmulatedBrokerInstances implements AutoCloseable {
 
     @Override
     public void close() {
+        if (runner != null) {
+            runner.close();
+        }
         if (!launched.isEmpty()) {
             ec2.terminateInstances(TerminateInstancesRequest.builder().instanceIds(launched).build());
         }

@@ -53,8 +53,11 @@ import com.sun.net.httpserver.HttpServer;
  * An in-test stand-in for the control plane's certificate endpoint, speaking exactly its wire shape
  * ({@code POST <ingest>/v1/instances/<id>/nodes/<node>/certificate}, {@code Authorization: Bearer <token>},
  * {@code {"csr": "<PKCS#10 PEM>"}} → {@code {"certificate", "caCertificate", "notAfter"}}): one instance's CA, which
- * issues {@code CN=keel-brokers.<instanceId>} with the CSR's subjectAltNames, serverAuth and clientAuth, for
- * {@code validity}. Everything else of the ingest API answers 404 (the agent's reports are not this test's subject).
+ * issues {@code CN=keel-brokers.<instanceId>} with the CSR's subjectAltNames, serverAuth and clientAuth. Its
+ * certificates stay valid for {@code ahead} but their validity began {@code behind} ago, so that an agent finds them
+ * due for renewal (less than a third left) {@code ahead - (ahead + behind) / 3} after issue: renewals come soon,
+ * while no certificate expires during a test. Everything else of the ingest API answers 404 (the agent's reports
+ * are not this test's subject).
  */
 final class InTestCertificateSigner implements AutoCloseable {
     private static final Pattern PATH = Pattern.compile("/ingest/v1/instances/([0-9a-f-]{36})/nodes/(\\d+)/certificate");
@@ -62,21 +65,24 @@ final class InTestCertificateSigner implements AutoCloseable {
 
     private final UUID instanceId;
     private final String token;
-    private final Duration validity;
+    private final Duration ahead;
+    private final Duration behind;
     private final KeyPair caKey;
     private final X509Certificate ca;
     private final HttpServer server;
     private final Map<Integer, List<X509Certificate>> issued = new ConcurrentHashMap<>();
 
-    InTestCertificateSigner(UUID instanceId, String token, Duration validity) throws Exception {
+    InTestCertificateSigner(UUID instanceId, String token, Duration ahead, Duration behind) throws Exception {
         this.instanceId = instanceId;
         this.token = token;
-        this.validity = validity;
+        this.ahead = ahead;
+        this.behind = behind;
         this.caKey = ecKey();
         X500Name caName = new X500Name("CN=Keel instance CA " + instanceId);
         Instant now = Instant.now();
         X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(caName, serial(),
-                Date.from(now.minusSeconds(60)), Date.from(now.plus(Duration.ofDays(1))), caName, caKey.getPublic())
+                Date.from(now.minus(Duration.ofDays(1))), Date.from(now.plus(Duration.ofDays(1))), caName,
+                caKey.getPublic())
                 .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                 .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
         this.ca = sign(builder);
@@ -175,8 +181,8 @@ final class InTestCertificateSigner implements AutoCloseable {
 
     private X509Certificate leaf(java.security.PublicKey key, GeneralNames names) throws Exception {
         Instant now = Instant.now();
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca, serial(), Date.from(now),
-                Date.from(now.plus(validity)), new X500Name("CN=keel-brokers." + instanceId), key)
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca, serial(), Date.from(now.minus(behind)),
+                Date.from(now.plus(ahead)), new X500Name("CN=keel-brokers." + instanceId), key)
                 .addExtension(Extension.subjectAlternativeName, false, names)
                 .addExtension(Extension.keyUsage, true,
                         new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))

@@ -2,13 +2,9 @@ package dev.keel.broker.localrunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -20,32 +16,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.keel.broker.agent.BootUserData;
-import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.model.CreateLaunchTemplateRequest;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Instance;
-import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
-import software.amazon.awssdk.services.ec2.model.ResourceType;
-import software.amazon.awssdk.services.ec2.model.RunInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Tag;
-import software.amazon.awssdk.services.ec2.model.TagSpecification;
-import software.amazon.awssdk.services.ec2.model.TerminateInstancesRequest;
 
 /**
  * Against a real LocalStack (KEEL_AWS_ENDPOINT): three tagged broker instances from a launch template carrying a
@@ -55,39 +35,16 @@ import software.amazon.awssdk.services.ec2.model.TerminateInstancesRequest;
 class LocalRunnerIT {
     @TempDir
     Path state;
-    EmulatedBrokerInstances instances;
-    LocalRunner runner;
-
-    @BeforeEach
-    void setUp() {
-        instances = new EmulatedBrokerInstances();
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (runner != null) {
-            runner.close();
-            mark("runner closed");
-        }
-        instances.close();
-    }
+    @AutoClose
+    final EmulatedBrokerInstances instances = new EmulatedBrokerInstances();
 
     @Test
     void runsOneLocalBrokerPerInstanceAndFollowsTerminations() throws Exception {
         UUID instanceId = UUID.randomUUID();
-        String spec = """
-                {"instanceId":"%s","instanceName":"local-it","region":"us-east-1","brokerVersion":"1.7.4","aku":3,
-                 "brokerCount":3,"walType":"S3","dataBucket":"keel-%s-data","opsBucket":"keel-%s-ops",
-                 "listenerPort":9092,"controllerPort":9093,"nodeIdTag":"byoc:node-id",
-                 "ingestUrl":"http://127.0.0.1:9/ingest"}""".formatted(instanceId, instanceId, instanceId)
-                .replace("\n", "");
+        String spec = EmulatedBrokerInstances.nodeSpec(instanceId, "local-it", "http://127.0.0.1:9/ingest", "");
         List<String> launched = instances.launch(instanceId, spec, 3);
 
-        Path kafkaLibs = Path.of(System.getProperty("keel.kafkaLibs", "target/kafka-libs"));
-        // The test LocalStack is shared with other tests' instances: run brokers for this one only.
-        runner = new LocalRunner(instances.ec2, new LocalRunner.Settings(state, kafkaLibs, Main.javaBin(),
-                System.getProperty("java.class.path"), Duration.ofSeconds(1), 2))
-                .onlyInstances(instanceId.toString()::equals);
+        LocalRunner runner = instances.runLocally(state, instanceId);
         assertThat(runner.standInBanner()).startsWith("Apache Kafka 4.4.0 standing in for AutoMQ");
         runner.start();
 
@@ -116,22 +73,7 @@ class LocalRunnerIT {
             }
             producer.flush();
         }
-        Properties cp = new Properties();
-        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "it");
-        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        int consumed = 0;
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp, new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.subscribe(List.of("orders"));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (consumed < 1000 && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    assertThat(r.value()).isEqualTo("v" + r.key().substring(1));
-                    consumed++;
-                }
-            }
-        }
+        int consumed = OrderRecords.consume(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), 1000);
         assertThat(consumed).isEqualTo(1000);
         mark("produced and consumed 1000 records");
 
