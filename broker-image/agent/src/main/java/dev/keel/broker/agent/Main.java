@@ -17,11 +17,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import software.amazon.awssdk.services.ec2.Ec2Client;
+
+import dev.keel.broker.agent.access.AccessIngest;
+import dev.keel.broker.agent.access.AccessReconciler;
+import dev.keel.broker.agent.access.AccessSchedule;
 
 /**
  * The broker agent. {@code java -jar keel-broker-agent-all.jar [--spec <file>] [--local <overrides.json>]}
@@ -37,7 +43,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
  *       ({@link BrokerCertificates}) before anything starts;</li>
  *   <li>renders the broker config, starts the broker and keeps it running;</li>
  *   <li>reports health and metrics every 10 s, drains the broker's partitions when the control plane asks, renews
- *       the certificate before it expires ({@link CertificateRotation}); on SIGTERM stops the broker and exits.</li>
+ *       the certificate before it expires ({@link CertificateRotation}); on SIGTERM stops the broker and exits;</li>
+ *   <li>while its broker leads the KRaft quorum, reconciles Kafka users, ACLs and topics with the control plane's
+ *       desired access every 10 s ({@link AccessSchedule}).</li>
  * </ol>
  */
 public final class Main {
@@ -196,18 +204,24 @@ public final class Main {
                     BrokerConfigRenderer.isController(spec, self.nodeId()));
             renewals.scheduleWithFixedDelay(rotation::tick, interval, interval, TimeUnit.SECONDS);
         }
+        // Users and ACLs exist only where clients authenticate: topics only on plaintext listeners.
+        AccessSchedule access = accessSchedule(spec, self, reporter, admin::open, spec.secured());
 
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("SIGTERM: stopping");
             renewals.shutdownNow();
             reporter.close();
+            access.close();
             drain.close();
             broker.stop();
             done.countDown();
         }, "agent-shutdown"));
         broker.start();
         reporter.start(Duration.ofSeconds(interval));
+        if (spec.ingestToken() != null) {
+            access.start(Duration.ofSeconds(interval));
+        }
         done.await();
     }
 
@@ -216,6 +230,14 @@ public final class Main {
         String hostname = imds.localHostname();
         return hostname == null || hostname.isBlank() ? List.of(self.privateAddress())
                 : List.of(self.privateAddress(), hostname.trim());
+    }
+
+    /** Reconciles Kafka users, ACLs and topics while this node's broker leads the KRaft quorum. */
+    static AccessSchedule accessSchedule(NodeSpec spec, NodeIdentity self, Reporter reporter, Supplier<Admin> admins,
+                                         boolean usersAndAcls) {
+        AccessIngest ingest = new AccessIngest(spec.ingestUrl(), spec.instanceId().toString(), spec.ingestToken());
+        return new AccessSchedule(self.nodeId(), reporter::quorumLeaderId,
+                new AccessReconciler(admins, ingest, usersAndAcls));
     }
 
     static String renderWhenPeersKnown(NodeSpec spec, NodeIdentity self, PeerDirectory peers,
