@@ -158,13 +158,17 @@ public final class BrokerCertificates {
     private record Issued(X509Certificate certificate, X509Certificate ca, String caPem) {
     }
 
-    private Issued request(String csr) throws Unavailable {
-        byte[] body;
+    /** The request's body ({@code contract/agent-certificate.schema.json}, {@code request}). */
+    static byte[] requestBody(String csr) {
         try {
-            body = JSON.writeValueAsBytes(Map.of("csr", csr));
+            return JSON.writeValueAsBytes(Map.of("csr", csr));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private Issued request(String csr) throws Unavailable {
+        byte[] body = requestBody(csr);
         HttpRequest req = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();

@@ -57,6 +57,10 @@ class BrokerCertificatesTest {
                 .isEqualTo("10.0.2.14");
         assertThat(names[1].getTagNo()).isEqualTo(GeneralName.dNSName);
         assertThat(names[1].getName().toString()).isEqualTo("ip-10-0-2-14.ec2.internal");
+        assertThat(csr.getRequestedExtensions().getExtensionOIDs()).as("the SANs and nothing else")
+                .containsExactly(Extension.subjectAlternativeName);
+        assertThat(ContractSchema.validate(Path.of("../../contract/agent-certificate.schema.json"), "request",
+                new String(BrokerCertificates.requestBody(pem), java.nio.charset.StandardCharsets.UTF_8))).isEmpty();
     }
 
     @Test
