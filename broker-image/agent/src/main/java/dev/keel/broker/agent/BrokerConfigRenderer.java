@@ -31,10 +31,27 @@ public final class BrokerConfigRenderer {
     public static final long EBS_BANDWIDTH = 125L * 1024 * 1024;
     public static final int EBS_IODEPTH = 8;
 
-    /** How the node is laid out on its machine (EC2 defaults, or the local runner's). */
-    public record Options(String bindHost, String logDir, String standIn, Map<String, String> extraProperties) {
+    /** The client listener's one SASL mechanism. */
+    public static final String SCRAM = "SCRAM-SHA-512";
+    /** How long a SCRAM session lives before re-authenticating: a deleted user's connections end within it. */
+    public static final int REAUTH_MS = 30_000;
+    /** The TLS listeners of a node, by their {@code listener.name.<name>.} prefix. */
+    public static final String CLIENT = "CLIENT";
+    public static final String INTERNAL = "INTERNAL";
+    public static final String CONTROLLER = "CONTROLLER";
+
+    /**
+     * How the node is laid out on its machine (EC2 defaults, or the local runner's). {@code tls}: the keystore and
+     * truststore the secured listeners use (null for plaintext listeners).
+     */
+    public record Options(String bindHost, String logDir, String standIn, Map<String, String> extraProperties,
+                          BrokerTlsFiles tls) {
         public static Options ec2() {
-            return new Options("0.0.0.0", "/data/kafka/kraft-logs", null, Map.of());
+            return new Options("0.0.0.0", "/data/kafka/kraft-logs", null, Map.of(), null);
+        }
+
+        public Options withTls(BrokerTlsFiles files) {
+            return new Options(bindHost, logDir, standIn, extraProperties, files);
         }
     }
 
@@ -84,13 +101,20 @@ public final class BrokerConfigRenderer {
         boolean controller = isController(spec, self.nodeId());
         List<Peer> voters = voters(spec, peers);
         Peer me = peers.stream().filter(p -> p.nodeId() == self.nodeId()).findFirst().orElse(
-                new Peer(self.nodeId(), self.privateAddress(), spec.listenerPort(), spec.controllerPort(), self.zone()));
+                new Peer(self.nodeId(), self.privateAddress(), spec.listenerPort(), spec.controllerPort(),
+                        spec.internalPort(), self.zone()));
 
         Lines out = new Lines();
         out.comment("Rendered by keel-broker-agent for instance " + spec.instanceId() + " (" + spec.instanceName()
                 + "), node " + self.nodeId() + ". Do not edit: re-rendered at every start.");
         out.comment("Upstream: AutoMQ " + spec.version() + "; WAL " + spec.walType() + " (" + form + ").");
-        out.comment("No credentials here: S3 access uses the instance role through the default provider chain.");
+        if (spec.secured() && options.tls() == null) {
+            throw new IllegalStateException("listenerSecurity SASL_SSL needs the broker's keystore and truststore");
+        }
+        out.comment(spec.secured()
+                ? "No AWS credentials here: S3 access uses the instance role through the default provider chain. The"
+                        + " keystore password is this start's own, random."
+                : "No credentials here: S3 access uses the instance role through the default provider chain.");
         if (options.standIn() != null) {
             out.comment("STAND-IN: " + options.standIn() + " runs this file; it ignores the AutoMQ-only keys.");
         }
@@ -103,15 +127,12 @@ public final class BrokerConfigRenderer {
         // (controller.quorum.bootstrap.servers, KIP-853) needs a formatted initial-controller set instead.
         out.put("controller.quorum.voters", voters.stream()
                 .map(p -> p.nodeId() + "@" + p.host() + ":" + p.controllerPort()).collect(Collectors.joining(",")));
-        out.put("controller.listener.names", "CONTROLLER");
-        out.put("inter.broker.listener.name", "PLAINTEXT");
-        out.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        String listeners = "PLAINTEXT://" + options.bindHost() + ":" + me.listenerPort();
-        if (controller) {
-            listeners += ",CONTROLLER://" + options.bindHost() + ":" + me.controllerPort();
+        out.put("controller.listener.names", CONTROLLER);
+        if (spec.secured()) {
+            secureListeners(out, self, me, controller, options);
+        } else {
+            plaintextListeners(out, self, me, controller, options);
         }
-        out.put("listeners", listeners);
-        out.put("advertised.listeners", "PLAINTEXT://" + self.privateAddress() + ":" + me.listenerPort());
         out.put("broker.rack", self.zone());
         out.put("log.dirs", options.logDir());
         // AutoMQ keeps one replica per partition (durability is S3's); upstream's server.properties ships these at 1.
@@ -119,6 +140,9 @@ public final class BrokerConfigRenderer {
         out.put("transaction.state.log.replication.factor", "1");
         out.put("transaction.state.log.min.isr", "1");
         out.blank();
+        if (spec.secured()) {
+            security(out, spec, options.tls());
+        }
 
         out.comment("AutoMQ storage (AutoMQConfig). Bucket ids: 0 = data, 1 = ops.");
         out.put("elasticstream.enable", "true");
@@ -144,6 +168,78 @@ public final class BrokerConfigRenderer {
                     .forEach(e -> out.put(e.getKey(), e.getValue()));
         }
         return out.toString();
+    }
+
+    private static void plaintextListeners(Lines out, NodeIdentity self, Peer me, boolean controller,
+                                           Options options) {
+        out.put("inter.broker.listener.name", "PLAINTEXT");
+        out.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        String listeners = "PLAINTEXT://" + options.bindHost() + ":" + me.listenerPort();
+        if (controller) {
+            listeners += ",CONTROLLER://" + options.bindHost() + ":" + me.controllerPort();
+        }
+        out.put("listeners", listeners);
+        out.put("advertised.listeners", "PLAINTEXT://" + self.privateAddress() + ":" + me.listenerPort());
+    }
+
+    private static void secureListeners(Lines out, NodeIdentity self, Peer me, boolean controller, Options options) {
+        out.put("inter.broker.listener.name", INTERNAL);
+        out.put("listener.security.protocol.map", CLIENT + ":SASL_SSL," + INTERNAL + ":SSL," + CONTROLLER + ":SSL");
+        String listeners = CLIENT + "://" + options.bindHost() + ":" + me.listenerPort() + "," + INTERNAL + "://"
+                + options.bindHost() + ":" + me.internalPort();
+        if (controller) {
+            listeners += "," + CONTROLLER + "://" + options.bindHost() + ":" + me.controllerPort();
+        }
+        out.put("listeners", listeners);
+        out.put("advertised.listeners", CLIENT + "://" + self.privateAddress() + ":" + me.listenerPort() + ","
+                + INTERNAL + "://" + self.privateAddress() + ":" + me.internalPort());
+    }
+
+    /**
+     * Clients on SCRAM-SHA-512 over TLS; brokers and controllers on mutual TLS, where the instance's broker
+     * certificate ({@code CN=keel-brokers.<instanceId>}, the same on every node) is the one super user. Every ACL
+     * decision is the StandardAuthorizer's (KRaft), denying what no ACL allows. The keystore is named for every
+     * listener, also the controller listener of a node that only connects to it: that is its client certificate.
+     */
+    private static void security(Lines out, NodeSpec spec, BrokerTlsFiles tls) {
+        out.comment("TLS: the key was generated on this machine; the instance's CA signed its certificate.");
+        out.comment("Rotation re-sets listener.name.<listener>.ssl.keystore.location, and the broker re-reads the file.");
+        for (String listener : List.of(CLIENT, INTERNAL, CONTROLLER)) {
+            String prefix = prefix(listener);
+            out.put(prefix + "ssl.keystore.type", "PKCS12");
+            out.put(prefix + "ssl.keystore.location", tls.keystore().toString());
+            out.put(prefix + "ssl.keystore.password", tls.keystorePassword());
+        }
+        out.put("ssl.truststore.type", "PEM");
+        out.put("ssl.truststore.location", tls.truststore().toString());
+        out.put("ssl.endpoint.identification.algorithm", "https");
+        out.put(prefix(INTERNAL) + "ssl.client.auth", "required");
+        out.put(prefix(CONTROLLER) + "ssl.client.auth", "required");
+        out.comment("Clients: SCRAM-SHA-512 only, re-authenticated every " + REAUTH_MS / 1000 + " s.");
+        String scram = prefix(CLIENT) + SCRAM.toLowerCase(java.util.Locale.ROOT) + ".";
+        out.put(prefix(CLIENT) + "sasl.enabled.mechanisms", SCRAM);
+        out.put(scram + "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        out.put(scram + "connections.max.reauth.ms", Integer.toString(REAUTH_MS));
+        out.comment("ACLs");
+        out.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        out.put("allow.everyone.if.no.acl.found", "false");
+        out.put("super.users", "User:" + brokerPrincipal(spec.instanceId()));
+        out.blank();
+    }
+
+    /** The subject every broker certificate of the instance carries: the brokers' principal on mutual TLS. */
+    public static String brokerPrincipal(UUID instanceId) {
+        return "CN=keel-brokers." + instanceId;
+    }
+
+    /** The TLS listeners a node serves: all three on a controller, the client and inter-broker ones on the others. */
+    public static List<String> tlsListeners(boolean controller) {
+        return controller ? List.of(CLIENT, INTERNAL, CONTROLLER) : List.of(CLIENT, INTERNAL);
+    }
+
+    /** {@code listener.name.<listener, lower case>.} */
+    public static String prefix(String listener) {
+        return "listener.name." + listener.toLowerCase(java.util.Locale.ROOT) + ".";
     }
 
     /** {@code <id>@s3://<bucket>?region=<r>[&endpoint=<url>][&pathStyle=true]} (BucketURI / IdURI form). */

@@ -43,6 +43,15 @@ public final class Ec2Metadata {
         return get("/latest/meta-data/local-ipv4");
     }
 
+    /** The instance's private DNS name (e.g. {@code ip-10-0-1-10.ec2.internal}), or null when it has none. */
+    public String localHostname() throws IOException {
+        try {
+            return get("/latest/meta-data/local-hostname");
+        } catch (NotFound e) {
+            return null;
+        }
+    }
+
     /** A tag of this instance, or null when tags are not exposed in metadata. */
     public String tag(String key) throws IOException {
         try {

@@ -37,7 +37,7 @@ public final class Ec2PeerDirectory implements PeerDirectory {
                     Integer node = nodeId(i);
                     if (node != null && i.privateIpAddress() != null) {
                         peers.add(new Peer(node, i.privateIpAddress(), spec.listenerPort(), spec.controllerPort(),
-                                i.placement() == null ? null : i.placement().availabilityZone()));
+                                spec.internalPort(), i.placement() == null ? null : i.placement().availabilityZone()));
                     }
                 }
             }

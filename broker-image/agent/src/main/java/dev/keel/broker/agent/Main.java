@@ -14,11 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +39,11 @@ import dev.keel.broker.agent.access.AccessSchedule;
  *       image's AutoMQ version ({@code KEEL_AUTOMQ_VERSION});</li>
  *   <li>finds itself and its peers (IMDS + DescribeInstances, or the local overrides), waiting for the
  *       controllers' addresses;</li>
- *   <li>prepares the WAL, renders the broker config, starts the broker and keeps it running;</li>
- *   <li>reports health and metrics every 10 s, drains the broker's partitions when the control plane asks; on
- *       SIGTERM stops the broker and exits;</li>
+ *   <li>prepares the WAL; with secured listeners, gets the broker's certificate for a key made here
+ *       ({@link BrokerCertificates}) before anything starts;</li>
+ *   <li>renders the broker config, starts the broker and keeps it running;</li>
+ *   <li>reports health and metrics every 10 s, drains the broker's partitions when the control plane asks, renews
+ *       the certificate before it expires ({@link CertificateRotation}); on SIGTERM stops the broker and exits;</li>
  *   <li>while its broker leads the KRaft quorum, reconciles Kafka users, ACLs and topics with the control plane's
  *       desired access every 10 s ({@link AccessSchedule}).</li>
  * </ol>
@@ -121,7 +124,8 @@ public final class Main {
             peers = PeerDirectory.fixed(local.peers());
             wal = new DryRunWalPreparer();
             Map<String, String> extra = local.extraProperties() == null ? Map.of() : local.extraProperties();
-            renderOptions = new BrokerConfigRenderer.Options(local.address(), local.logDir(), local.standIn(), extra);
+            renderOptions = new BrokerConfigRenderer.Options(local.address(), local.logDir(), local.standIn(), extra,
+                    null);
         } else {
             Ec2Client ec2 = Ec2Client.builder().region(software.amazon.awssdk.regions.Region.of(spec.region())).build();
             peers = new Ec2PeerDirectory(ec2, spec);
@@ -134,6 +138,17 @@ public final class Main {
 
         WalPreparer.PreparedWal prepared = wal.prepare(spec, self);
         LOG.info("WAL: {}", prepared.description());
+
+        BrokerCertificates certificates = null;
+        if (spec.secured()) {
+            // Locally every broker is reached at 127.0.0.1 (or localhost); on EC2 at its private address and name.
+            List<String> names = local != null ? List.of(self.privateAddress(), "127.0.0.1", "localhost")
+                    : ec2Names(self, imds);
+            certificates = new BrokerCertificates(spec, self.nodeId(), names, workDir.resolve("tls"),
+                    Clock.systemUTC());
+            certificates.obtain();
+            renderOptions = renderOptions.withTls(certificates.files());
+        }
 
         String config = renderWhenPeersKnown(spec, self, peers, prepared, renderOptions, Duration.ofMinutes(15));
         Path configFile = workDir.resolve("server.properties");
@@ -162,11 +177,13 @@ public final class Main {
         BrokerProcess broker = new BrokerProcess(command, env, workDir.resolve("broker.log").toFile(),
                 Duration.ofSeconds(30), Duration.ofSeconds(60), stopTimeout);
         Peer me = peers.peers().stream().filter(p -> p.nodeId() == self.nodeId()).findFirst()
+                .map(p -> new Peer(p.nodeId(), self.privateAddress(), p.listenerPort(), p.controllerPort(),
+                        p.internalPort(), p.zone()))
                 .orElse(new Peer(self.nodeId(), self.privateAddress(), spec.listenerPort(), spec.controllerPort(),
-                        self.zone()));
-        String listener = self.privateAddress() + ":" + me.listenerPort();
-        Supplier<Admin> admins = () -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, listener));
-        PartitionDrain drain = new PartitionDrain(self.nodeId(), admins);
+                        spec.internalPort(), self.zone()));
+        BrokerAdminConnection admin = BrokerAdminConnection.forNode(spec, me,
+                certificates == null ? null : certificates.files());
+        PartitionDrain drain = new PartitionDrain(self.nodeId(), admin::open);
         Reporter reporter = new Reporter(spec, self,
                 new Report.Broker(local != null && local.standIn() != null ? "STAND_IN" : "AUTOMQ",
                         spec.brokerVersion(), local == null ? null : local.standIn()),
@@ -176,12 +193,24 @@ public final class Main {
                         new JmxMetricsSource("127.0.0.1", jmxPort), drain),
                 workDir.resolve("last-report.json"), Clock.systemUTC());
 
-        // Every listener is unauthenticated until a spec can ask for SASL_SSL: topics only, no users or ACLs.
-        AccessSchedule access = accessSchedule(spec, self, reporter, admins, false);
+        int interval = local != null && local.reportIntervalSeconds() != null ? local.reportIntervalSeconds() : 10;
+        ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "certificate-rotation");
+            t.setDaemon(true);
+            return t;
+        });
+        if (certificates != null) {
+            CertificateRotation rotation = new CertificateRotation(certificates, admin, self.nodeId(),
+                    BrokerConfigRenderer.isController(spec, self.nodeId()));
+            renewals.scheduleWithFixedDelay(rotation::tick, interval, interval, TimeUnit.SECONDS);
+        }
+        // Users and ACLs exist only where clients authenticate: topics only on plaintext listeners.
+        AccessSchedule access = accessSchedule(spec, self, reporter, admin::open, spec.secured());
 
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("SIGTERM: stopping");
+            renewals.shutdownNow();
             reporter.close();
             access.close();
             drain.close();
@@ -189,12 +218,18 @@ public final class Main {
             done.countDown();
         }, "agent-shutdown"));
         broker.start();
-        int interval = local != null && local.reportIntervalSeconds() != null ? local.reportIntervalSeconds() : 10;
         reporter.start(Duration.ofSeconds(interval));
         if (spec.ingestToken() != null) {
             access.start(Duration.ofSeconds(interval));
         }
         done.await();
+    }
+
+    /** The private address and, when it has one, the private DNS name: what peers and clients in the VPC use. */
+    private static List<String> ec2Names(NodeIdentity self, Ec2Metadata imds) throws IOException {
+        String hostname = imds.localHostname();
+        return hostname == null || hostname.isBlank() ? List.of(self.privateAddress())
+                : List.of(self.privateAddress(), hostname.trim());
     }
 
     /** Reconciles Kafka users, ACLs and topics while this node's broker leads the KRaft quorum. */

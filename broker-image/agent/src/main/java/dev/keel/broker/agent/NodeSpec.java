@@ -26,7 +26,7 @@ public record NodeSpec(UUID instanceId, String instanceName, String region, Stri
                        int controllerPort, String nodeIdTag, String walDevice, Integer walFileSystems,
                        String walFileSystemTag, List<NfsEndpoint> walNfsEndpoints, URI ingestUrl, String ingestToken,
                        Integer zoneCount, URI s3Endpoint, boolean s3PathStyle, long walCapacityBytes,
-                       int metricsPort) {
+                       int metricsPort, ListenerSecurity listenerSecurity, Integer internalPort) {
 
     /** Default WAL size: upstream's own default capacity for a block/file WAL (BlockWALService, 2 GiB). */
     public static final long DEFAULT_WAL_CAPACITY = 2L * 1024 * 1024 * 1024;
@@ -138,9 +138,42 @@ public record NodeSpec(UUID instanceId, String instanceName, String region, Stri
                 : DEFAULT_WAL_CAPACITY;
         int metricsPort = root.has("metricsPort") ? integer(root, "metricsPort", true, 1, 65535)
                 : DEFAULT_METRICS_PORT;
+        ListenerSecurity security = listenerSecurity(root);
+        Integer internalPort = null;
+        if (security == ListenerSecurity.SASL_SSL) {
+            internalPort = integer(root, "internalPort", true, 1, 65535);
+            if (internalPort == listenerPort || internalPort == controllerPort) {
+                throw new SpecException("internalPort", "must differ from listenerPort (" + listenerPort
+                        + ") and controllerPort (" + controllerPort + ")");
+            }
+            if (token == null) {
+                throw new SpecException("ingestToken", "is required for listenerSecurity SASL_SSL: the broker's "
+                        + "certificate is issued by the control plane at ingestUrl to the holder of the instance token");
+            }
+        } else if (root.has("internalPort")) {
+            internalPort = integer(root, "internalPort", true, 1, 65535);
+        }
         return new NodeSpec(instanceId, name, region, version, aku, brokerCount, walType, dataBucket, opsBucket,
                 listenerPort, controllerPort, nodeIdTag, walDevice, fileSystems, fsTag, endpoints, ingest, token,
-                zones, s3Endpoint, pathStyle, capacity, metricsPort);
+                zones, s3Endpoint, pathStyle, capacity, metricsPort, security, internalPort);
+    }
+
+    /** Absent means plaintext: launch templates written before listeners were secured carry no such key. */
+    private static ListenerSecurity listenerSecurity(JsonNode root) {
+        String value = text(root, "listenerSecurity", false);
+        if (value == null) {
+            return ListenerSecurity.PLAINTEXT_UNAUTHENTICATED;
+        }
+        try {
+            return ListenerSecurity.valueOf(value);
+        } catch (IllegalArgumentException e) {
+            throw new SpecException("listenerSecurity", "must be one of SASL_SSL, PLAINTEXT_UNAUTHENTICATED, got '"
+                    + value + "'");
+        }
+    }
+
+    public boolean secured() {
+        return listenerSecurity == ListenerSecurity.SASL_SSL;
     }
 
     private static Set<String> knownKeys() {

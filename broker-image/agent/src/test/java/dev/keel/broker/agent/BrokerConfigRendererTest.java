@@ -27,11 +27,15 @@ class BrokerConfigRendererTest {
     static final List<String> ONE_ZONE = List.of("us-east-1a");
     static final List<String> THREE_ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
 
+    /** The keystore password is each start's own: a golden file shows where it goes, never one. */
+    static final BrokerTlsFiles TLS = BrokerTlsFiles.in(Path.of("/var/lib/keel-agent/tls"), "<keystore-password>");
+
     record Case(String name, NodeSpec spec, List<String> zones, int node, String walPath) {
         String render() {
             List<Peer> peers = Specs.peers(spec, zones);
+            BrokerConfigRenderer.Options options = BrokerConfigRenderer.Options.ec2();
             return BrokerConfigRenderer.render(spec, Specs.identity(peers, node), peers, walPath,
-                    BrokerConfigRenderer.Options.ec2());
+                    spec.secured() ? options.withTls(TLS) : options);
         }
     }
 
@@ -40,7 +44,11 @@ class BrokerConfigRendererTest {
                 new Case("ebs-1zone-node0", Specs.ebs1Zone(), ONE_ZONE, 0, "/dev/nvme1n1"),
                 new Case("s3-3zones-node1", Specs.s3ThreeZones(), THREE_ZONES, 1, null),
                 new Case("s3-3zones-node4", Specs.s3ThreeZones(), THREE_ZONES, 4, null),
-                new Case("fswal-3zones-2fs-node3", Specs.fswal3Zones2Fs(), THREE_ZONES, 3, null));
+                new Case("fswal-3zones-2fs-node3", Specs.fswal3Zones2Fs(), THREE_ZONES, 3, null),
+                new Case("sasl-ssl-ebs-1zone-node0", Specs.ebs1Zone(Specs.SASL_SSL), ONE_ZONE, 0, "/dev/nvme1n1"),
+                new Case("sasl-ssl-s3-3zones-node4", Specs.s3ThreeZones(Specs.SASL_SSL), THREE_ZONES, 4, null),
+                new Case("sasl-ssl-fswal-3zones-2fs-node1", Specs.fswal3Zones2Fs(Specs.SASL_SSL), THREE_ZONES, 1,
+                        null));
     }
 
     static Stream<Arguments> named() {
@@ -148,7 +156,7 @@ class BrokerConfigRendererTest {
         List<Peer> peers = Specs.peers(spec, THREE_ZONES);
         String out = BrokerConfigRenderer.render(spec, Specs.identity(peers, 0), peers, null,
                 new BrokerConfigRenderer.Options("127.0.0.1", "/tmp/x", "Apache Kafka 4.4.0",
-                        Map.of("default.replication.factor", "3")));
+                        Map.of("default.replication.factor", "3"), null));
         assertThat(out).contains("# STAND-IN: Apache Kafka 4.4.0");
         assertThat(load(out).getProperty("default.replication.factor")).isEqualTo("3");
         assertThat(load(out).getProperty("elasticstream.enable")).isEqualTo("true");
@@ -177,8 +185,58 @@ class BrokerConfigRendererTest {
     @Test
     void neverWritesCredentials() {
         cases().forEach(c -> assertThat(c.render().toLowerCase())
-                .doesNotContain("secret").doesNotContain("accesskey").doesNotContain("s3cr3t-token")
+                .doesNotContain("secret").doesNotContain("accesskey").doesNotContain("s3cr3t-token"));
+        cases().filter(c -> !c.spec().secured()).forEach(c -> assertThat(c.render().toLowerCase())
                 .doesNotContain("password"));
+    }
+
+    @Test
+    void theOnlyPasswordOfASecuredNodeIsTheKeystoresItIsGiven() throws IOException {
+        for (Case c : cases().filter(c -> c.spec().secured()).toList()) {
+            Properties p = load(c.render());
+            assertThat(p.stringPropertyNames().stream().filter(k -> k.contains("password")).toList())
+                    .as(c.name()).containsExactlyInAnyOrder("listener.name.client.ssl.keystore.password",
+                            "listener.name.internal.ssl.keystore.password",
+                            "listener.name.controller.ssl.keystore.password");
+            p.stringPropertyNames().stream().filter(k -> k.contains("password"))
+                    .forEach(k -> assertThat(p.getProperty(k)).isEqualTo(TLS.keystorePassword()));
+        }
+    }
+
+    @Test
+    void aSecuredNodeServesClientsOnScramOverTlsAndPeersOnMutualTls() throws IOException {
+        NodeSpec spec = Specs.s3ThreeZones(Specs.SASL_SSL);
+        List<Peer> peers = Specs.peers(spec, THREE_ZONES);
+        for (int node : new int[]{1, 4}) {
+            Properties p = load(BrokerConfigRenderer.render(spec, Specs.identity(peers, node), peers, null,
+                    BrokerConfigRenderer.Options.ec2().withTls(TLS)));
+            String host = peers.get(node).host();
+            assertThat(p.getProperty("listener.security.protocol.map"))
+                    .isEqualTo("CLIENT:SASL_SSL,INTERNAL:SSL,CONTROLLER:SSL");
+            assertThat(p.getProperty("listeners")).isEqualTo("CLIENT://0.0.0.0:9092,INTERNAL://0.0.0.0:9094"
+                    + (node < 3 ? ",CONTROLLER://0.0.0.0:9093" : ""));
+            assertThat(p.getProperty("advertised.listeners"))
+                    .isEqualTo("CLIENT://" + host + ":9092,INTERNAL://" + host + ":9094");
+            assertThat(p.getProperty("inter.broker.listener.name")).isEqualTo("INTERNAL");
+            assertThat(p.getProperty("listener.name.client.sasl.enabled.mechanisms")).isEqualTo("SCRAM-SHA-512");
+            assertThat(p.getProperty("listener.name.client.scram-sha-512.connections.max.reauth.ms"))
+                    .isEqualTo("30000");
+            assertThat(p.getProperty("listener.name.client.ssl.client.auth")).as("clients bring no certificate")
+                    .isNull();
+            assertThat(p.getProperty("listener.name.internal.ssl.client.auth")).isEqualTo("required");
+            assertThat(p.getProperty("listener.name.controller.ssl.client.auth")).isEqualTo("required");
+            assertThat(p.getProperty("ssl.endpoint.identification.algorithm")).isEqualTo("https");
+            assertThat(p.getProperty("super.users")).isEqualTo("User:CN=keel-brokers." + Specs.INSTANCE);
+            assertThat(p.getProperty("allow.everyone.if.no.acl.found")).isEqualTo("false");
+        }
+    }
+
+    @Test
+    void aSecuredNodeCannotRenderWithoutItsKeystore() {
+        NodeSpec spec = Specs.s3ThreeZones(Specs.SASL_SSL);
+        List<Peer> peers = Specs.peers(spec, THREE_ZONES);
+        assertThatThrownBy(() -> BrokerConfigRenderer.render(spec, Specs.identity(peers, 0), peers, null,
+                BrokerConfigRenderer.Options.ec2())).hasMessageContaining("keystore");
     }
 
     static Properties load(String text) throws IOException {

@@ -75,6 +75,30 @@ class NodeSpecTest {
     }
 
     @Test
+    void listenersArePlaintextWhenTheSpecSaysNothing() {
+        NodeSpec spec = Specs.s3ThreeZones();
+        assertThat(spec.listenerSecurity()).isEqualTo(ListenerSecurity.PLAINTEXT_UNAUTHENTICATED);
+        assertThat(spec.secured()).isFalse();
+        NodeSpec secured = Specs.s3ThreeZones(Specs.SASL_SSL);
+        assertThat(secured.listenerSecurity()).isEqualTo(ListenerSecurity.SASL_SSL);
+        assertThat(secured.internalPort()).isEqualTo(9094);
+    }
+
+    @Test
+    void saslSslNeedsTheInternalPortAndTheInstanceToken() {
+        String secured = Specs.json("S3", "1.7.3", 3, Specs.SASL_SSL);
+        assertThatThrownBy(() -> NodeSpec.parse(secured.replace(",\"internalPort\":9094", "")))
+                .hasMessage("internalPort: is required");
+        assertThatThrownBy(() -> NodeSpec.parse(secured.replace("\"internalPort\":9094", "\"internalPort\":9093")))
+                .hasMessageStartingWith("internalPort: must differ");
+        assertThatThrownBy(() -> NodeSpec.parse(secured.replace(",\"ingestToken\":\"s3cr3t-token\"", "")))
+                .isInstanceOf(SpecException.class).hasMessageStartingWith("ingestToken: is required for listenerSecurity")
+                .satisfies(e -> assertThat(((SpecException) e).field()).isEqualTo("ingestToken"));
+        assertThatThrownBy(() -> NodeSpec.parse(secured.replace("SASL_SSL", "SSL")))
+                .hasMessageStartingWith("listenerSecurity: must be one of");
+    }
+
+    @Test
     void refusesWhatIsNotAJsonObject() {
         assertThatThrownBy(() -> NodeSpec.parse("{not json")).hasMessageStartingWith("(document): the node spec is not valid JSON");
         assertThatThrownBy(() -> NodeSpec.parse("[]")).hasMessage("(document): the node spec must be a JSON object");

@@ -19,16 +19,31 @@ final class Specs {
                 """.formatted(INSTANCE, version, brokers, walType, INSTANCE, INSTANCE, extra);
     }
 
+    /** The keys a SASL_SSL instance's spec adds. */
+    static final String SASL_SSL = ",\"listenerSecurity\":\"SASL_SSL\",\"internalPort\":9094";
+
     static NodeSpec ebs1Zone() {
-        return NodeSpec.parse(json("EBS", "1.4.1", 3, ",\"walDevice\":\"/dev/sdf\",\"zoneCount\":1"));
+        return ebs1Zone("");
+    }
+
+    static NodeSpec ebs1Zone(String security) {
+        return NodeSpec.parse(json("EBS", "1.4.1", 3, ",\"walDevice\":\"/dev/sdf\",\"zoneCount\":1" + security));
     }
 
     static NodeSpec s3ThreeZones() {
-        return NodeSpec.parse(json("S3", "1.7.3", 6, ",\"zoneCount\":3"));
+        return s3ThreeZones("");
+    }
+
+    static NodeSpec s3ThreeZones(String security) {
+        return NodeSpec.parse(json("S3", "1.7.3", 6, ",\"zoneCount\":3" + security));
     }
 
     static NodeSpec fswal3Zones2Fs() {
-        return NodeSpec.parse(json("FSWAL", "1.4.1", 6, """
+        return fswal3Zones2Fs("");
+    }
+
+    static NodeSpec fswal3Zones2Fs(String security) {
+        return NodeSpec.parse(json("FSWAL", "1.4.1", 6, security + """
                 ,"zoneCount":3,"walFileSystems":2,"walFileSystemTag":"byoc:instance-id","walCapacityBytes":4294967296,
                  "walNfsEndpoints":[{"index":0,"dnsName":"svm-0a1b.fs-0a1b.fsx.us-east-1.amazonaws.com","junctionPath":"/keel_wal_0"},
                                     {"index":1,"dnsName":"svm-0c2d.fs-0c2d.fsx.us-east-1.amazonaws.com","junctionPath":"/keel_wal_1"}]"""));
@@ -39,7 +54,7 @@ final class Specs {
         List<Peer> peers = new ArrayList<>();
         for (int n = 0; n < spec.brokerCount(); n++) {
             int z = n % zones.size();
-            peers.add(new Peer(n, "10.0." + (z + 1) + "." + (10 + n), 9092, 9093, zones.get(z)));
+            peers.add(new Peer(n, "10.0." + (z + 1) + "." + (10 + n), 9092, 9093, spec.internalPort(), zones.get(z)));
         }
         return peers;
     }

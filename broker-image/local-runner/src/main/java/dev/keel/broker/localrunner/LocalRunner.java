@@ -247,9 +247,10 @@ public final class LocalRunner implements AutoCloseable {
         List<Peer> peers = new ArrayList<>();
         for (int n = 0; n < spec.brokerCount(); n++) {
             LocalPorts p = LocalPorts.of(spec.instanceId(), n);
-            peers.add(new Peer(n, "127.0.0.1", p.listener(), p.controller(), n == nodeId ? zone : "local"));
+            peers.add(new Peer(n, "127.0.0.1", p.listener(), p.controller(), p.internal(),
+                    n == nodeId ? zone : "local"));
         }
-        for (int port : new int[]{ports.listener(), ports.controller(), ports.jmx()}) {
+        for (int port : new int[]{ports.listener(), ports.controller(), ports.internal(), ports.jmx()}) {
             if (reachable(port)) {
                 throw new IOException("port " + port + " on 127.0.0.1 is already in use");
             }

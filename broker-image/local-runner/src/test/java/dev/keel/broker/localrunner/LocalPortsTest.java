@@ -17,7 +17,8 @@ class LocalPortsTest {
         Set<Integer> ports = new HashSet<>();
         for (int n = 0; n < LocalPorts.MAX_NODES; n++) {
             LocalPorts p = LocalPorts.of(id, n);
-            assertThat(ports.add(p.listener()) && ports.add(p.controller()) && ports.add(p.jmx())).isTrue();
+            assertThat(ports.add(p.listener()) && ports.add(p.controller()) && ports.add(p.internal())
+                    && ports.add(p.jmx())).isTrue();
             assertThat(p.jmx()).isLessThan(LocalPorts.BASE + LocalPorts.SLOTS * LocalPorts.STRIDE);
         }
         assertThatThrownBy(() -> LocalPorts.of(id, LocalPorts.MAX_NODES)).hasMessageContaining("at most");
@@ -25,7 +26,8 @@ class LocalPortsTest {
 
     @Test
     void noSlotReachesThePortsOutgoingConnectionsAreGiven() {
-        int highest = LocalPorts.BASE + (LocalPorts.SLOTS - 1) * LocalPorts.STRIDE + (LocalPorts.MAX_NODES - 1) * 3 + 2;
+        int highest = LocalPorts.BASE + (LocalPorts.SLOTS - 1) * LocalPorts.STRIDE + (LocalPorts.MAX_NODES - 1) * LocalPorts.PER_NODE
+                + LocalPorts.PER_NODE - 1;
         assertThat(highest).isLessThan(LocalPorts.EPHEMERAL_START);
         for (int i = 0; i < 5_000; i++) {
             assertThat(LocalPorts.of(UUID.randomUUID(), LocalPorts.MAX_NODES - 1).jmx()).isLessThan(LocalPorts.EPHEMERAL_START);

@@ -2,13 +2,9 @@ package dev.keel.broker.localrunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -20,32 +16,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import dev.keel.broker.agent.BootUserData;
-import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.model.CreateLaunchTemplateRequest;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Instance;
-import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
-import software.amazon.awssdk.services.ec2.model.ResourceType;
-import software.amazon.awssdk.services.ec2.model.RunInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Tag;
-import software.amazon.awssdk.services.ec2.model.TagSpecification;
-import software.amazon.awssdk.services.ec2.model.TerminateInstancesRequest;
 
 /**
  * Against a real LocalStack (KEEL_AWS_ENDPOINT): three tagged broker instances from a launch template carrying a
@@ -53,81 +33,26 @@ import software.amazon.awssdk.services.ec2.model.TerminateInstancesRequest;
  * instance terminated → its broker stops.
  */
 class LocalRunnerIT {
-    static final List<String> ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
-
     @TempDir
     Path state;
-    Ec2Client ec2;
-    LocalRunner runner;
-    final List<String> launched = new ArrayList<>();
-
-    @BeforeEach
-    void setUp() {
-        String endpoint = System.getenv("KEEL_AWS_ENDPOINT");
-        if (endpoint == null || endpoint.isBlank()) {
-            throw new IllegalStateException("KEEL_AWS_ENDPOINT is not set: this integration test needs a running "
-                    + "LocalStack (e.g. KEEL_AWS_ENDPOINT=http://127.0.0.1:44566); see broker-image/README.md");
-        }
-        ec2 = Main.client(URI.create(endpoint), "us-east-1");
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (runner != null) {
-            runner.close();
-            mark("runner closed");
-        }
-        if (!launched.isEmpty()) {
-            ec2.terminateInstances(TerminateInstancesRequest.builder().instanceIds(launched).build());
-        }
-        ec2.close();
-    }
+    @AutoClose
+    final EmulatedBrokerInstances instances = new EmulatedBrokerInstances();
 
     @Test
     void runsOneLocalBrokerPerInstanceAndFollowsTerminations() throws Exception {
         UUID instanceId = UUID.randomUUID();
-        String spec = """
-                {"instanceId":"%s","instanceName":"local-it","region":"us-east-1","brokerVersion":"1.7.4","aku":3,
-                 "brokerCount":3,"walType":"S3","dataBucket":"keel-%s-data","opsBucket":"keel-%s-ops",
-                 "listenerPort":9092,"controllerPort":9093,"nodeIdTag":"byoc:node-id",
-                 "ingestUrl":"http://127.0.0.1:9/ingest"}""".formatted(instanceId, instanceId, instanceId)
-                .replace("\n", "");
-        // As the provisioner writes it: the contract's boot script, carrying this spec.
-        String example = Files.readString(Path.of("../../contract/broker-user-data.example.sh"));
-        String userData = example.replace(BootUserData.nodeSpec(example), spec);
-        String ltId = ec2.createLaunchTemplate(CreateLaunchTemplateRequest.builder()
-                .launchTemplateName("keel-" + instanceId + "-brokers")
-                .launchTemplateData(RequestLaunchTemplateData.builder().imageId("ami-12345678").instanceType("m7g.large")
-                        .userData(Base64.getEncoder().encodeToString(userData.getBytes(StandardCharsets.UTF_8))).build())
-                .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE)
-                        .tags(tag("byoc:instance-id", instanceId.toString()), tag("byoc:managed-by", "keel"),
-                                tag("byoc:resource", "launch-template")).build())
-                .build()).launchTemplate().launchTemplateId();
-        for (int n = 0; n < 3; n++) {
-            int idx = n;
-            Instance i = ec2.runInstances(RunInstancesRequest.builder().minCount(1).maxCount(1)
-                    .launchTemplate(b -> b.launchTemplateId(ltId).version("$Latest"))
-                    .placement(p -> p.availabilityZone(ZONES.get(idx)))
-                    .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.INSTANCE)
-                            .tags(tag("byoc:instance-id", instanceId.toString()), tag("byoc:resource", "broker-" + n),
-                                    tag("byoc:node-id", Integer.toString(n)), tag("byoc:managed-by", "keel")).build())
-                    .build()).instances().get(0);
-            launched.add(i.instanceId());
-        }
+        String spec = EmulatedBrokerInstances.nodeSpec(instanceId, "local-it", "http://127.0.0.1:9/ingest", "");
+        List<String> launched = instances.launch(instanceId, spec, 3);
 
-        Path kafkaLibs = Path.of(System.getProperty("keel.kafkaLibs", "target/kafka-libs"));
-        // The test LocalStack is shared with other tests' instances: run brokers for this one only.
-        runner = new LocalRunner(ec2, new LocalRunner.Settings(state, kafkaLibs, Main.javaBin(),
-                System.getProperty("java.class.path"), Duration.ofSeconds(1), 2))
-                .onlyInstances(instanceId.toString()::equals);
+        LocalRunner runner = instances.runLocally(state, instanceId);
         assertThat(runner.standInBanner()).startsWith("Apache Kafka 4.4.0 standing in for AutoMQ");
         runner.start();
 
         await("3 local brokers running", Duration.ofSeconds(60), () -> launched.stream()
                 .allMatch(id -> runner.node(id).map(s -> "RUNNING".equals(s.state())).orElse(false)));
         await("address tags on the instances", Duration.ofSeconds(10), () -> launched.stream()
-                .allMatch(id -> addressTag(id) != null));
-        List<String> addresses = launched.stream().map(this::addressTag).sorted().toList();
+                .allMatch(id -> instances.addressTag(id) != null));
+        List<String> addresses = launched.stream().map(instances::addressTag).sorted().toList();
         assertThat(addresses).allMatch(a -> a.startsWith("127.0.0.1:")).doesNotHaveDuplicates();
         JsonNode status = new ObjectMapper().readTree(state.resolve("status.json").toFile());
         assertThat(status.get("standIn").asText()).contains("standing in for AutoMQ");
@@ -148,22 +73,7 @@ class LocalRunnerIT {
             }
             producer.flush();
         }
-        Properties cp = new Properties();
-        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "it");
-        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        int consumed = 0;
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp, new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.subscribe(List.of("orders"));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (consumed < 1000 && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    assertThat(r.value()).isEqualTo("v" + r.key().substring(1));
-                    consumed++;
-                }
-            }
-        }
+        int consumed = OrderRecords.consume(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), 1000);
         assertThat(consumed).isEqualTo(1000);
         mark("produced and consumed 1000 records");
 
@@ -186,8 +96,8 @@ class LocalRunnerIT {
 
         String victim = launched.get(2);
         long agentPid = runner.node(victim).orElseThrow().agentPid();
-        int victimPort = Integer.parseInt(addressTag(victim).substring("127.0.0.1:".length()));
-        ec2.terminateInstances(TerminateInstancesRequest.builder().instanceIds(victim).build());
+        int victimPort = Integer.parseInt(instances.addressTag(victim).substring("127.0.0.1:".length()));
+        instances.terminate(victim);
         await("the terminated instance's broker stopped", Duration.ofSeconds(45),
                 () -> runner.node(victim).isEmpty() && !LocalRunner.reachable(victimPort)
                         && ProcessHandle.of(agentPid).map(h -> !h.isAlive()).orElse(true));
@@ -195,30 +105,11 @@ class LocalRunnerIT {
         mark("victim stopped");
     }
 
-    private String addressTag(String ec2Id) {
-        return ec2.describeInstances(DescribeInstancesRequest.builder().instanceIds(ec2Id).build()).reservations()
-                .get(0).instances().get(0).tags().stream().filter(t -> t.key().equals(LocalRunner.ADDRESS_TAG))
-                .map(Tag::value).findFirst().orElse(null);
-    }
-
-    private static Tag tag(String k, String v) {
-        return Tag.builder().key(k).value(v).build();
-    }
-
-    private static final long T0 = System.nanoTime();
-
     private static void mark(String what) {
-        System.err.printf("[LocalRunnerIT +%.1fs] %s%n", (System.nanoTime() - T0) / 1e9, what);
+        EmulatedBrokerInstances.mark("LocalRunnerIT", what);
     }
 
     private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        mark("waiting for " + what);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for: " + what);
-            }
-            Thread.sleep(250);
-        }
+        EmulatedBrokerInstances.await("LocalRunnerIT", what, timeout, condition);
     }
 }

@@ -10,11 +10,9 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+
+import dev.keel.broker.agent.ContractSchema;
 
 /** The access contract, {@code contract/agent-access.schema.json}, which the control plane is tested against too. */
 final class AccessSchema {
@@ -28,13 +26,7 @@ final class AccessSchema {
 
     /** What is wrong with {@code json} as the document {@code definition} ({@link #DESIRED} or {@link #REPORT}). */
     static Set<ValidationMessage> validate(String definition, String json) throws IOException {
-        JsonNode contract = MAPPER.readTree(Files.readString(FILE));
-        ObjectNode one = MAPPER.createObjectNode();
-        one.set("$schema", contract.get("$schema"));
-        one.set("$defs", contract.get("$defs"));
-        one.put("$ref", "#/$defs/" + definition);
-        JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(one);
-        return schema.validate(MAPPER.readTree(json));
+        return ContractSchema.validate(FILE, definition, json);
     }
 
     /** The property names the contract gives an object at {@code pointer} (e.g. {@code /$defs/acl}). */
