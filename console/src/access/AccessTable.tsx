@@ -53,8 +53,9 @@ export function AccessTable<T>({
   filterText: (item: T) => string;
   empty: { title: string; body: string; action: ReactNode };
   actions: ReactNode;
+  /** The selected row, for the header's actions; `onSelect` absent when there are none (viewers). */
   selected: T | undefined;
-  onSelect: (item: T | undefined) => void;
+  onSelect?: (item: T | undefined) => void;
   trackBy: (item: T) => string;
 }) {
   const [preferences, setPreferences] = useSavedPreferences(preferencesKey, {
@@ -92,9 +93,9 @@ export function AccessTable<T>({
         trackBy={trackBy}
         loading={loading}
         loadingText={strings.common.loading}
-        selectionType="single"
+        selectionType={onSelect ? 'single' : undefined}
         selectedItems={current ? [current] : []}
-        onSelectionChange={({ detail }) => onSelect(detail.selectedItems[0])}
+        onSelectionChange={({ detail }) => onSelect?.(detail.selectedItems[0])}
         columnDefinitions={columns}
         columnDisplay={preferences.contentDisplay}
         wrapLines={preferences.wrapLines}

@@ -67,7 +67,7 @@ export function AclsTab({ instance }: { instance: Instance }) {
         empty={{ title: a.emptyTitle, body: a.emptyBody, action: createButton }}
         trackBy={(x) => x.id}
         selected={selected}
-        onSelect={setSelected}
+        onSelect={canEdit ? setSelected : undefined}
         actions={
           canEdit && (
             <>

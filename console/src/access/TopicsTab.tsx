@@ -75,7 +75,7 @@ export function TopicsTab({ instance }: { instance: Instance }) {
         empty={{ title: t.emptyTitle, body: t.emptyBody, action: createButton }}
         trackBy={(x) => x.name}
         selected={selected}
-        onSelect={setSelected}
+        onSelect={canEdit ? setSelected : undefined}
         actions={
           canEdit && (
             <>

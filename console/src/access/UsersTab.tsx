@@ -61,7 +61,7 @@ export function UsersTab({ instance }: { instance: Instance }) {
         empty={{ title: u.emptyTitle, body: u.emptyBody, action: createButton }}
         trackBy={(x) => x.name}
         selected={selected}
-        onSelect={setSelected}
+        onSelect={canEdit ? setSelected : undefined}
         actions={
           canEdit && (
             <>
