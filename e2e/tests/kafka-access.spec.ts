@@ -1,19 +1,25 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
-import { callApi, expect, expectAccessible, expectNoMisses, LAPTOP, misses, RUN_ID, test, watchRequests } from './fixtures';
+import {
+  connectAccount,
+  createSmallInstance,
+  deleteInstanceAndAccount,
+  expect,
+  expectAccessible,
+  expectNoMisses,
+  LAPTOP,
+  misses,
+  RUN_ID,
+  test,
+  watchRequests,
+} from './fixtures';
 import { InstanceDetailPage, KafkaAccessTabs, LoginPage } from './pages';
 
 // A customer's way to a working client: on a running SASL_SSL instance, an editor creates a topic, a user and the
 // user's ACLs in the console, copies the client.properties the console shows for that user, downloads the CA, and
 // a Kafka client built from nothing but that text and that file produces and consumes over TLS with SCRAM-SHA-512.
 test.describe.configure({ mode: 'serial' });
-
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suite through e2e/run.sh`);
-  return value;
-}
 
 const accountName = `e2e-kafka-${RUN_ID}`;
 const instanceName = `e2e-kafka-${RUN_ID}`;
@@ -42,27 +48,8 @@ test.afterAll(async () => {
 
 test('a new instance answers its admin credentials once and reaches RUNNING with an encrypted, authenticated listener', async () => {
   test.setTimeout(360_000);
-  const roleArn = env('E2E_ROLE_ARN');
-  cloudAccountId = (
-    await callApi<{ id: string }>(page, 'POST', '/cloud-accounts', { name: accountName, awsAccountId: roleArn.split(':')[4], roleArn, regions: ['us-east-1'] }, 201)
-  ).id;
-  await expect
-    .poll(async () => (await callApi<{ status: string }>(page, 'GET', `/cloud-accounts/${cloudAccountId}`)).status)
-    .toBe('VERIFIED');
-  const accepted = await callApi<{ instanceId: string; adminCredentials: { username: string; password: string } | null }>(
-    page,
-    'POST',
-    '/instances',
-    {
-      name: instanceName,
-      cloudAccountId,
-      region: 'us-east-1',
-      network: { vpcId: env('E2E_VPC_ID'), subnets: [{ availabilityZone: 'us-east-1a', subnetId: env('E2E_SUBNETS').split(',')[0] }] },
-      wal: { type: 'S3' },
-      aku: 3,
-    },
-    202,
-  );
+  cloudAccountId = await connectAccount(page, accountName);
+  const accepted = await createSmallInstance(page, instanceName, cloudAccountId);
   instanceId = accepted.instanceId;
   expect(accepted.adminCredentials?.username).toBe('admin');
   expect(accepted.adminCredentials?.password.length).toBeGreaterThanOrEqual(32);
@@ -153,11 +140,7 @@ test('a client configured from that client.properties and CA produces and consum
 
 test('deletes the instance and the cloud account', async () => {
   test.setTimeout(180_000);
-  await callApi(page, 'DELETE', `/instances/${instanceId}`, undefined, 202);
-  await expect
-    .poll(async () => (await callApi<{ state: string }>(page, 'GET', `/instances/${instanceId}`)).state, { timeout: 120_000 })
-    .toBe('DELETED');
-  await callApi(page, 'DELETE', `/cloud-accounts/${cloudAccountId}`, undefined, 204);
+  await deleteInstanceAndAccount(page, instanceId, cloudAccountId);
 });
 
 interface ClientSettings {

@@ -1,14 +1,12 @@
 import type { ReactNode } from 'react';
 import { useCollection } from '@cloudscape-design/collection-hooks';
 import Button from '@cloudscape-design/components/button';
-import CollectionPreferences from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import TextFilter from '@cloudscape-design/components/text-filter';
 import { EmptyState, LoadError } from '../app/common';
 import { useSavedPreferences } from '../app/tablePreferences';
+import { TableFilter, TablePagination, TablePreferences } from '../app/tableParts';
 import { strings } from '../i18n/strings';
 
 export interface AccessColumn<T> extends TableProps.ColumnDefinition<T> {
@@ -120,28 +118,13 @@ export function AccessTable<T>({
             {title}
           </Header>
         }
-        filter={
-          <TextFilter
-            {...filterProps}
-            filteringPlaceholder={strings.common.filterPlaceholder}
-            filteringAriaLabel={strings.common.filterPlaceholder}
-            countText={strings.common.matches(filteredItemsCount ?? 0)}
-          />
-        }
-        pagination={<Pagination {...paginationProps} ariaLabels={strings.common.pagination} />}
+        filter={<TableFilter filterProps={filterProps} matches={filteredItemsCount} />}
+        pagination={<TablePagination paginationProps={paginationProps} />}
         preferences={
-          <CollectionPreferences
-            title={strings.common.preferences}
-            confirmLabel={strings.common.confirm}
-            cancelLabel={strings.common.cancel}
+          <TablePreferences
             preferences={preferences}
-            onConfirm={({ detail }) => setPreferences(detail)}
-            pageSizePreference={{ title: strings.common.pageSize, options: [10, 20, 50].map((n) => ({ value: n, label: `${n}` })) }}
-            wrapLinesPreference={{ label: strings.common.wrapLines }}
-            contentDisplayPreference={{
-              title: strings.common.visibleColumns,
-              options: columns.map((c) => ({ id: c.id, label: c.header, alwaysVisible: c.alwaysVisible })),
-            }}
+            onConfirm={setPreferences}
+            columns={columns.map((c) => ({ id: c.id, label: c.header, alwaysVisible: c.alwaysVisible }))}
           />
         }
       />

@@ -23,42 +23,41 @@ function pollInterval(items: readonly { status: KafkaAccessStatus }[] | undefine
 
 const idempotent = () => ({ 'Idempotency-Key': newIdempotencyKey() });
 
-export function useKafkaUsers(instanceId: string, enabled = true) {
-  const client = useApiClient();
+/** One kind of item on an instance, every page of it, polled as `pollInterval` says. */
+function useAccessList<T extends { status: KafkaAccessStatus }>(
+  queryKey: readonly unknown[],
+  enabled: boolean,
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | null }>,
+) {
   return useQuery({
-    queryKey: kafkaAccessKeys.users(instanceId),
+    queryKey,
     enabled,
-    queryFn: () =>
-      collectPages(async (cursor) =>
-        (await call(client.GET('/instances/{instanceId}/users', { params: { path: { instanceId }, query: { limit: 100, cursor } } }))).data,
-      ),
+    queryFn: () => collectPages(fetchPage),
     refetchInterval: (query) => pollInterval(query.state.data),
   });
+}
+
+const page = (instanceId: string, cursor: string | undefined) => ({ params: { path: { instanceId }, query: { limit: 100, cursor } } });
+
+export function useKafkaUsers(instanceId: string, enabled = true) {
+  const client = useApiClient();
+  return useAccessList(kafkaAccessKeys.users(instanceId), enabled, async (cursor) =>
+    (await call(client.GET('/instances/{instanceId}/users', page(instanceId, cursor)))).data,
+  );
 }
 
 export function useKafkaAcls(instanceId: string, enabled = true) {
   const client = useApiClient();
-  return useQuery({
-    queryKey: kafkaAccessKeys.acls(instanceId),
-    enabled,
-    queryFn: () =>
-      collectPages(async (cursor) =>
-        (await call(client.GET('/instances/{instanceId}/acls', { params: { path: { instanceId }, query: { limit: 100, cursor } } }))).data,
-      ),
-    refetchInterval: (query) => pollInterval(query.state.data),
-  });
+  return useAccessList(kafkaAccessKeys.acls(instanceId), enabled, async (cursor) =>
+    (await call(client.GET('/instances/{instanceId}/acls', page(instanceId, cursor)))).data,
+  );
 }
 
 export function useKafkaTopics(instanceId: string) {
   const client = useApiClient();
-  return useQuery({
-    queryKey: kafkaAccessKeys.topics(instanceId),
-    queryFn: () =>
-      collectPages(async (cursor) =>
-        (await call(client.GET('/instances/{instanceId}/topics', { params: { path: { instanceId }, query: { limit: 100, cursor } } }))).data,
-      ),
-    refetchInterval: (query) => pollInterval(query.state.data),
-  });
+  return useAccessList(kafkaAccessKeys.topics(instanceId), true, async (cursor) =>
+    (await call(client.GET('/instances/{instanceId}/topics', page(instanceId, cursor)))).data,
+  );
 }
 
 /** A mutation after which the instance's users, ACLs and topics are re-read. */
