@@ -3,7 +3,7 @@
  * (librdkafka names them differently). One place, so the Connect tab, a new user's credentials and the browser tests
  * all read the same settings.
  */
-import type { Instance, InstanceConnection } from '../api/types';
+import type { Instance, Connection } from '../api/types';
 
 export interface Credentials {
   username: string;
@@ -19,7 +19,7 @@ export function caFileName(instance: Pick<Instance, 'name'>): string {
 }
 
 /** The instance's connection; for an instance read from an API without it, what its spec and inventory say. */
-export function connectionOf(instance: Instance): InstanceConnection {
+export function connectionOf(instance: Instance): Connection {
   if (instance.connection) return instance.connection;
   const secure = instance.spec.listenerSecurity !== 'PLAINTEXT_UNAUTHENTICATED';
   return {
@@ -38,7 +38,7 @@ function jaasQuoted(value: string): string {
 }
 
 /** Java client.properties: SCRAM-SHA-512 over SASL_SSL with the CA as a PEM truststore, or plaintext. */
-export function clientProperties(connection: InstanceConnection, caFile: string, credentials: Credentials = PLACEHOLDER_CREDENTIALS): string {
+export function clientProperties(connection: Connection, caFile: string, credentials: Credentials = PLACEHOLDER_CREDENTIALS): string {
   const lines = [`bootstrap.servers=${connection.bootstrapServers ?? BOOTSTRAP_PLACEHOLDER}`, `security.protocol=${connection.securityProtocol}`];
   if (connection.securityProtocol === 'SASL_SSL') {
     lines.push(
@@ -67,7 +67,7 @@ try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
 }
 
 /** kcat listing the cluster's metadata with the same settings (librdkafka's names). */
-export function kcatSnippet(connection: InstanceConnection, caFile: string, credentials: Credentials = PLACEHOLDER_CREDENTIALS): string {
+export function kcatSnippet(connection: Connection, caFile: string, credentials: Credentials = PLACEHOLDER_CREDENTIALS): string {
   const args = [`kcat -b '${connection.bootstrapServers ?? BOOTSTRAP_PLACEHOLDER}'`];
   if (connection.securityProtocol === 'SASL_SSL') {
     args.push(

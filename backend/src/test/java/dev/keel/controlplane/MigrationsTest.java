@@ -108,6 +108,13 @@ class MigrationsTest {
         assertThat(modes).isNotEmpty().containsOnly("NONE");
     }
 
+    @Test
+    void v018LeavesEveryInstanceCreatedBeforeItOnThePlaintextListenersItRuns() throws Exception {
+        List<String> security = migrated("V007.sql", "18", "SELECT name, listener_security FROM instances ORDER BY name",
+                (rs, n) -> rs.getString(2));
+        assertThat(security).isNotEmpty().containsOnly("PLAINTEXT_UNAUTHENTICATED");
+    }
+
     /** The rows {@code query} finds once {@code fixture} is migrated to {@code version}, in a database of their own. */
     private static <T> List<T> migrated(String fixture, String version, String query, RowMapper<T> row)
             throws IOException, SQLException {

@@ -15,18 +15,29 @@ import java.util.function.Consumer;
  * the subnets of the other Keel instances in the same account and VPC, not deleted, also those being created
  * ({@code otherInstancesSubnets}): they share Keel's endpoint, and a route table one of them uses stays on it. They come
  * from the control plane's records, as an instance between its first step and its brokers leaves no trace of its
- * subnets in the account.
+ * subnets in the account. {@code listenerSecurity} says how its brokers authenticate clients and each other.
  */
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
                                  Inventory observed, Agent agent, Set<String> impairedBrokers,
                                  Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint,
-                                 Set<String> otherInstancesSubnets) {
+                                 Set<String> otherInstancesSubnets, ListenerSecurity listenerSecurity) {
 
     public ProvisioningTarget {
         impairedBrokers = Set.copyOf(impairedBrokers);
         otherInstancesSubnets = Set.copyOf(otherInstancesSubnets);
+    }
+
+    /** A target whose brokers listen as instances made before secure listeners do (in plaintext). */
+    public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
+                              List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
+                              String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent,
+                              Set<String> impairedBrokers, Instant dataRetainedUntil,
+                              S3GatewayEndpointMode s3GatewayEndpoint, Set<String> otherInstancesSubnets) {
+        this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
+                instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers, dataRetainedUntil,
+                s3GatewayEndpoint, otherInstancesSubnets, ListenerSecurity.PLAINTEXT_UNAUTHENTICATED);
     }
 
     /** A target that leaves the VPC's routing alone, the VPC's only Keel instance. */
@@ -102,6 +113,10 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         return copy(c -> c.s3GatewayEndpoint = mode);
     }
 
+    public ProvisioningTarget withListenerSecurity(ListenerSecurity security) {
+        return copy(c -> c.listenerSecurity = security);
+    }
+
     /** The same instance sharing its VPC with Keel instances whose brokers are (or will be) in {@code subnetIds}. */
     public ProvisioningTarget withOtherInstancesSubnets(Set<String> subnetIds) {
         return copy(c -> c.otherInstancesSubnets = subnetIds);
@@ -135,6 +150,7 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         private Instant dataRetainedUntil;
         private S3GatewayEndpointMode s3GatewayEndpoint;
         private Set<String> otherInstancesSubnets;
+        private ListenerSecurity listenerSecurity;
 
         private Fields(ProvisioningTarget t) {
             instanceId = t.instanceId;
@@ -156,12 +172,13 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
             dataRetainedUntil = t.dataRetainedUntil;
             s3GatewayEndpoint = t.s3GatewayEndpoint;
             otherInstancesSubnets = t.otherInstancesSubnets;
+            listenerSecurity = t.listenerSecurity;
         }
 
         private ProvisioningTarget target() {
             return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
                     fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent,
-                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint, otherInstancesSubnets);
+                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint, otherInstancesSubnets, listenerSecurity);
         }
     }
 }

@@ -52,7 +52,7 @@ class AgreementEventLog {
      * licence their agreement's licence events name, or the legacy customer identifier. Events of a licence nobody
      * linked yet wait.
      */
-    List<Waiting> waiting(String productCode, int limit) {
+    List<Waiting> waiting(String productCode, UUID subscriptionId, int limit) {
         return jdbc.sql("""
                         SELECT e.*, s.id AS linked_subscription_id
                         FROM marketplace_agreement_events e
@@ -62,10 +62,11 @@ class AgreementEventLog {
                                     WHERE l.agreement_id = e.agreement_id AND l.license_arn IS NOT NULL LIMIT 1))
                             OR s.customer_identifier = e.customer_identifier)
                         WHERE e.applied_at IS NULL AND (e.product_code IS NULL OR e.product_code = :product)
+                          AND (CAST(:subscription AS uuid) IS NULL OR s.id = :subscription)
                         ORDER BY e.occurred_at, e.event_id
                         LIMIT :limit
                         """)
-                .param("product", productCode).param("limit", limit)
+                .param("product", productCode).param("subscription", subscriptionId).param("limit", limit)
                 .query((rs, n) -> new Waiting(new AgreementEvent(rs.getString("event_id"),
                         AgreementEvent.Kind.valueOf(rs.getString("kind")), rs.getTimestamp("occurred_at").toInstant(),
                         rs.getString("product_code"), rs.getString("agreement_id"), rs.getString("license_arn"),

@@ -18,7 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.marketplace.agreements.AgreementEvent;
 import dev.keel.marketplace.agreements.ReadMessage;
-import dev.keel.marketplace.entitlements.Buyer;
+import dev.keel.marketplace.entitlements.EntitlementFilter;
 import dev.keel.marketplace.entitlements.Entitlement;
 import dev.keel.marketplace.entitlements.Entitlements;
 
@@ -79,7 +79,15 @@ class SubscriptionAgreements {
 
     /** Applies the recorded events whose subscription is linked, then reads the entitlements never read. */
     void applyWaiting() {
-        for (AgreementEventLog.Waiting waiting : events.waiting(listing.productCode(), BATCH)) {
+        applyWaitingEvents(null);
+        for (UUID unread : subscriptions.entitlementUnread(listing.productCode(), BATCH)) {
+            readEntitlement(unread, null);
+        }
+    }
+
+    /** Applies the recorded events whose subscription is linked; only {@code subscriptionId}'s when not null. */
+    private void applyWaitingEvents(UUID subscriptionId) {
+        for (AgreementEventLog.Waiting waiting : events.waiting(listing.productCode(), subscriptionId, BATCH)) {
             try {
                 apply(waiting.event(), waiting.subscriptionId());
             } catch (RuntimeException e) {
@@ -87,16 +95,17 @@ class SubscriptionAgreements {
                         waiting.event().id(), waiting.subscriptionId(), e.toString());
             }
         }
-        for (UUID unread : subscriptions.entitlementUnread(listing.productCode(), BATCH)) {
-            readEntitlement(unread, null);
-        }
     }
 
-    /** A subscription was linked: the events that waited for it apply, and its entitlement is read. */
+    /**
+     * A subscription was linked: the events that waited for it apply, and its entitlement is read — its own only,
+     * as this runs in the request that linked it; the queue's poller does everyone else's.
+     */
     @EventListener
     void linked(SubscriptionLinked linked) {
         try {
-            applyWaiting();
+            applyWaitingEvents(linked.subscriptionId());
+            readEntitlement(linked.subscriptionId(), null);
         } catch (RuntimeException e) {
             log.warn("Applying the agreement events of newly linked subscription {} failed; the queue's poller tries "
                     + "again: {}", linked.subscriptionId(), e.toString());
@@ -135,7 +144,7 @@ class SubscriptionAgreements {
         Entitlement entitlement;
         try {
             entitlement = entitlements.read(subscription.productCode(),
-                    Buyer.of(subscription.licenseArn(), subscription.customerIdentifier()));
+                    EntitlementFilter.of(subscription.licenseArn(), subscription.customerIdentifier()));
         } catch (RuntimeException e) {
             log.warn("Reading the entitlement of subscription {} failed; the next pass tries again: {}", subscriptionId,
                     e.toString());

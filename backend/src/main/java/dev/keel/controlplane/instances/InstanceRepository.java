@@ -12,6 +12,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.S3GatewayEndpointMode;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.Inventory;
@@ -40,14 +41,16 @@ class InstanceRepository {
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                        zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
-                                       catalog_version, deletion_protection, s3_gateway_endpoint, inventory)
-                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+                                       catalog_version, deletion_protection, s3_gateway_endpoint, listener_security,
+                                       inventory)
+                VALUES (?, ?, ?, ?, ?, 'CREATING', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
                 """)
                 .params(id, organizationId, cloudAccountId, name, region, spec.network().vpcId(),
                         json.writeValueAsString(spec.network().subnets()), spec.network().zones(),
                         spec.wal().type().name(), spec.aku(), fsxThroughput(spec), fsxCount(spec),
                         spec.brokerVersion(), spec.catalogVersion(), deletionProtection,
-                        spec.network().s3GatewayEndpoint().name(), json.writeValueAsString(inventory))
+                        spec.network().s3GatewayEndpoint().name(), spec.listenerSecurity().name(),
+                        json.writeValueAsString(inventory))
                 .update();
     }
 
@@ -215,7 +218,8 @@ class InstanceRepository {
                 new NetworkSpec(rs.getString("vpc_id"), json.readValue(rs.getString("subnets"), SUBNETS),
                         S3GatewayEndpointMode.valueOf(rs.getString("s3_gateway_endpoint"))),
                 new WalSpec(WalType.valueOf(rs.getString("wal_type"))), rs.getInt("aku"), fsx,
-                rs.getString("broker_version"), rs.getInt("catalog_version"));
+                rs.getString("broker_version"), rs.getInt("catalog_version"),
+                ListenerSecurity.valueOf(rs.getString("listener_security")));
         String inventory = rs.getString("inventory");
         return new Instance(rs.getObject("id", UUID.class), rs.getObject("organization_id", UUID.class),
                 rs.getObject("cloud_account_id", UUID.class), rs.getString("name"), rs.getString("region"),

@@ -9,15 +9,31 @@ import java.util.stream.Collectors;
 
 import dev.keel.controlplane.catalog.SizingCatalog;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.ListenerSecurity;
 
 /** An instance as the API shows it: the stored state plus what its catalog version says it can carry. */
 record InstanceView(UUID id, String name, UUID cloudAccountId, String region, InstanceState state, InstanceSpec spec,
                     int specVersion, SizingCatalog.Capacity capacity, SizingCatalog.Sizing sizing, InventoryView inventory,
-                    List<Condition> conditions, Instant createdAt, Instant updatedAt, boolean deletionProtection,
+                    Connection connection, List<Condition> conditions, Instant createdAt, Instant updatedAt, boolean deletionProtection,
                     Instant dataRetainedUntil) {
 
     /** What the control plane observed in the cloud, each broker with what its agent last reported. */
     record InventoryView(String bootstrapServers, List<BrokerView> brokers, List<Inventory.CloudResource> resources) {
+    }
+
+    /**
+     * What a Kafka client needs to connect: the bootstrap servers, the security protocol and SASL mechanism to set, and
+     * where the CA certificate its brokers' certificates chain to is downloaded (null for a plaintext instance).
+     */
+    record Connection(String bootstrapServers, String securityProtocol, String saslMechanism, String caCertificateUrl) {
+
+        static Connection of(Instance instance, String bootstrapServers) {
+            if (instance.spec().listenerSecurity() == ListenerSecurity.SASL_SSL) {
+                return new Connection(bootstrapServers, "SASL_SSL", "SCRAM-SHA-512",
+                        "/instances/" + instance.id() + "/ca-certificate");
+            }
+            return new Connection(bootstrapServers, "PLAINTEXT", null, null);
+        }
     }
 
     record BrokerView(int nodeId, String availabilityZone, String address, Health health, BrokerStatuses.Drain drain) {
@@ -44,10 +60,11 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
     }
 
     static InstanceView of(Instance instance, SizingCatalog catalog, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+        InventoryView inventory = inventory(instance.inventory(), reported);
         return new InstanceView(instance.id(), instance.name(), instance.cloudAccountId(), instance.region(),
                 instance.state(), instance.spec(), instance.specVersion(), catalog.capacityOf(instance.spec().aku()),
-                catalog.sizingOf(instance.spec().aku()), inventory(instance.inventory(), reported),
-                instance.conditions(), instance.createdAt(), instance.updatedAt(), instance.deletionProtection(),
+                catalog.sizingOf(instance.spec().aku()), inventory,
+                Connection.of(instance, inventory.bootstrapServers()), instance.conditions(), instance.createdAt(), instance.updatedAt(), instance.deletionProtection(),
                 instance.dataRetainedUntil());
     }
 

@@ -25,6 +25,7 @@ import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.identity.Role;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
@@ -67,11 +68,12 @@ public class Instances {
     private final CapacityLimits limits;
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
+    private final InstanceTokens tokens;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
               CapacityLimits limits, TransactionTemplate transactions,
-              @Value("${keel.instances.data-retention:7d}") Duration dataRetention) {
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, InstanceTokens tokens) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -83,6 +85,7 @@ public class Instances {
         this.limits = limits;
         this.transactions = transactions;
         this.dataRetention = dataRetention;
+        this.tokens = tokens;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -92,6 +95,20 @@ public class Instances {
     /** An instance by id alone, for callers that authenticate as the instance rather than as a member. */
     public Optional<Instance> find(UUID id) {
         return repository.find(id);
+    }
+
+    /**
+     * The instance a broker agent calls for, authenticated by its {@code Authorization: Bearer <ingest token>}: 401
+     * without the instance's token (also for an instance that does not exist), 409 once the instance is deleted.
+     */
+    public Instance ofAgent(UUID id, String authorization) {
+        String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
+        Instance instance = repository.find(id).filter(i -> tokens.matches(id, token))
+                .orElseThrow(() -> ApiException.of(ProblemType.UNAUTHORIZED, "Send the instance's ingest token as a bearer token."));
+        if (instance.state() == InstanceState.DELETED) {
+            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + id + " is deleted; its brokers should be gone.");
+        }
+        return instance;
     }
 
     /** Instances whose brokers should be running: what health checks and drift detection look at. */
@@ -427,7 +444,7 @@ public class Instances {
 
     /**
      * The instance's spec with a capacity change applied, refused when the change is not possible in
-     * place. An update never carries {@code wal} or {@code network}, not even unchanged: they are what
+     * place. An update never carries {@code wal}, {@code network} or {@code listenerSecurity}, not even unchanged: they are what
      * the instance is, so one rule holds for every value.
      */
     private InstanceSpec proposed(Instance instance, InstanceUpdate update) {
@@ -440,6 +457,11 @@ public class Instances {
             throw ApiException.replacementRequired("network", "The VPC, subnets and number of zones cannot change in place: "
                     + "leave network out of the update, or create a new instance in the new network and move clients to it.");
         }
+        if (update.listenerSecurity() != null) {
+            throw ApiException.replacementRequired("listenerSecurity", "How the brokers let clients in ("
+                    + spec.listenerSecurity() + ") cannot change in place: leave listenerSecurity out of the update, or "
+                    + "create a new instance with the listeners you want and move clients to it.");
+        }
         int aku = Objects.requireNonNullElse(update.aku(), spec.aku());
         FsxSpec fsx = merge(spec.fsx(), update.fsx());
         new SpecRules(catalogOf(instance))
@@ -449,7 +471,8 @@ public class Instances {
             throw ApiException.validation("body", "changes nothing: the instance already has " + aku + " AKU"
                     + (fsx == null ? "" : " and " + fsx.count() + " × " + fsx.throughputMBps() + " MBps FSx"));
         }
-        return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion());
+        return new InstanceSpec(spec.network(), spec.wal(), aku, fsx, spec.brokerVersion(), spec.catalogVersion(),
+                spec.listenerSecurity());
     }
 
     /**
@@ -505,7 +528,8 @@ public class Instances {
     private static InstanceSpec specOf(InstanceCreation request, SizingCatalog catalog) {
         return new InstanceSpec(request.network().withDefaults(), request.wal(), request.aku(), request.fsx(),
                 Objects.requireNonNullElseGet(request.brokerVersion(), () -> catalog.defaultBrokerVersion(request.wal().type())),
-                catalog.version());
+                catalog.version(),
+                Objects.requireNonNullElse(request.listenerSecurity(), InstanceSpec.DEFAULT_LISTENER_SECURITY));
     }
 
     private Operation start(Caller caller, Instance instance, OperationType type, InstanceSpec previousSpec) {

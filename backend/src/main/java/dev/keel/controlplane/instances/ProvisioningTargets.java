@@ -50,7 +50,8 @@ class ProvisioningTargets {
                 instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint(),
                 // From the records: an instance being created has nothing in the account yet that would show them.
                 instances.subnetsOfOtherInstances(instance.id(), account.awsAccountId(), instance.region(),
-                        spec.network().vpcId()));
+                        spec.network().vpcId()),
+                spec.listenerSecurity());
     }
 
     static ProvisioningTarget.Account account(CloudAccount account) {

@@ -14,12 +14,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.drains.DrainRequests;
-import dev.keel.controlplane.identity.InstanceTokens;
-import dev.keel.controlplane.instances.Instance;
-import dev.keel.controlplane.instances.InstanceState;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.ApiException;
-import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.FieldError;
 
 /**
@@ -32,14 +28,12 @@ class IngestController {
     static final int SCHEMA_VERSION = 1;
 
     private final Instances instances;
-    private final InstanceTokens tokens;
     private final MetricsStore store;
     private final DrainRequests drains;
     private final Clock clock;
 
-    IngestController(Instances instances, InstanceTokens tokens, MetricsStore store, DrainRequests drains, Clock clock) {
+    IngestController(Instances instances, MetricsStore store, DrainRequests drains, Clock clock) {
         this.instances = instances;
-        this.tokens = tokens;
         this.store = store;
         this.drains = drains;
         this.clock = clock;
@@ -56,12 +50,7 @@ class IngestController {
     Directives report(@PathVariable UUID instanceId, @PathVariable int nodeId,
                       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                       @RequestBody BrokerReport report) {
-        String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : null;
-        Instance instance = instances.find(instanceId).filter(i -> tokens.matches(instanceId, token))
-                .orElseThrow(() -> ApiException.of(ProblemType.UNAUTHORIZED, "Send the instance's ingest token as a bearer token."));
-        if (instance.state() == InstanceState.DELETED) {
-            throw ApiException.of(ProblemType.INSTANCE_DELETED, "Instance " + instanceId + " is deleted; its brokers should be gone.");
-        }
+        instances.ofAgent(instanceId, authorization);
         validate(instanceId, nodeId, report);
         store.record(instanceId, nodeId, clock.instant(), report);
         BrokerReport.Drain drain = report.drain();

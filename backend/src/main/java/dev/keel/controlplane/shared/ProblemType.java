@@ -48,7 +48,9 @@ public enum ProblemType {
             "Idempotency key reused with a different request"),
     PRECONDITION_REQUIRED("precondition-required", HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
-    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later");
+    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later"),
+    LISTENER_UNAUTHENTICATED("listener-unauthenticated", HttpStatus.CONFLICT,
+            "The instance's listeners are unauthenticated");
 
     private final String slug;
     private final HttpStatus status;

@@ -54,7 +54,7 @@ class ProvisioningTargetsTest extends ApiTest {
         instances.insert(id, like.organizationId(), like.cloudAccountId(), unique("kafka"), like.region(),
                 new InstanceSpec(new NetworkSpec(vpc, List.of(new NetworkSpec.Subnet("us-east-1a", subnet)),
                         spec.network().s3GatewayEndpoint()), spec.wal(), spec.aku(), spec.fsx(), spec.brokerVersion(),
-                        spec.catalogVersion()), false, Inventory.EMPTY);
+                        spec.catalogVersion(), spec.listenerSecurity()), false, Inventory.EMPTY);
         return id;
     }
 

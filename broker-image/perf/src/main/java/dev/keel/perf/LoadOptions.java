@@ -1,5 +1,6 @@
 package dev.keel.perf;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +11,7 @@ import java.util.UUID;
 /** What load to put on which endpoint; every option has a default but {@code --bootstrap}. */
 record LoadOptions(String bootstrap, String topic, int partitions, Integer replicationFactor, int messageSize,
                    double rate, Duration duration, int producers, int consumers, Duration reportInterval,
-                   boolean json, boolean keepTopic) {
+                   boolean json, boolean keepTopic, Path commandConfig) {
 
     static final String USAGE = """
             usage: perf --bootstrap host:port[,host:port…] [options]
@@ -25,6 +26,8 @@ record LoadOptions(String bootstrap, String topic, int partitions, Integer repli
               --report-interval SECONDS figures printed every so often (default 10)
               --json                    end with one JSON line of the totals
               --keep-topic              keep a topic this run created (default: delete it)
+              --command-config FILE     Kafka client properties every client adds (e.g. the client.properties
+                                        the console shows: SASL_SSL, SCRAM-SHA-512, the instance's CA)
             """;
 
     /** Parses {@code args}; a bad one throws with the option named and what it accepts. */
@@ -63,7 +66,8 @@ record LoadOptions(String bootstrap, String topic, int partitions, Integer repli
                 integer(values, "producers", 1, 1, 64),
                 integer(values, "consumers", 1, 0, 64),
                 Duration.ofSeconds(integer(values, "report-interval", 10, 1, 3_600)),
-                flags.contains("json"), flags.contains("keep-topic"));
+                flags.contains("json"), flags.contains("keep-topic"),
+                values.containsKey("command-config") ? Path.of(values.remove("command-config")) : null);
         values.keySet().forEach(name -> {
             throw new IllegalArgumentException("unknown option --" + name);
         });

@@ -1,12 +1,14 @@
 package dev.keel.perf;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
@@ -53,15 +55,30 @@ final class LoadRun {
     private final AtomicBoolean publishing = new AtomicBoolean(true);
     private final AtomicBoolean consuming = new AtomicBoolean(true);
     private volatile String firstError;
+    private final Properties clientConfig;
 
-    LoadRun(LoadOptions options, PrintStream out) {
+    LoadRun(LoadOptions options, PrintStream out) throws IOException {
         this.options = options;
         this.out = out;
+        this.clientConfig = new Properties();
+        if (options.commandConfig() != null) {
+            try (Reader in = Files.newBufferedReader(options.commandConfig())) {
+                clientConfig.load(in);
+            }
+        }
+        clientConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
+    }
+
+    /** A fresh copy of what every client is configured with: the command config and the bootstrap servers. */
+    private Properties clientProperties() {
+        Properties props = new Properties();
+        props.putAll(clientConfig);
+        return props;
     }
 
     /** Runs the load; true when every message was acknowledged and (with consumers) read back. */
     boolean run() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap()))) {
+        try (Admin admin = Admin.create(clientProperties())) {
             boolean created = ensureTopic(admin);
             List<Thread> consumers = startConsumers();
             long started = System.nanoTime();
@@ -127,8 +144,7 @@ final class LoadRun {
     }
 
     private void consume(String group, LongAdder assigned) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
+        Properties props = clientProperties();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
@@ -166,8 +182,7 @@ final class LoadRun {
     }
 
     private void produce(byte[] payload, long intervalNanos, long end) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
+        Properties props = clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);

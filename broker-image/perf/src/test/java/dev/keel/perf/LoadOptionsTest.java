@@ -21,16 +21,17 @@ class LoadOptionsTest {
         assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.consumers()).isEqualTo(1);
         assertThat(options.json()).isFalse();
+        assertThat(options.commandConfig()).isNull();
     }
 
     @Test
     void everyOptionIsRead() {
         LoadOptions options = LoadOptions.parse(("--bootstrap a:1,b:2 --topic orders --partitions 12 --replication-factor 2"
                 + " --message-size 4096 --rate 2500.5 --duration 30 --producers 2 --consumers 0 --report-interval 5"
-                + " --json --keep-topic").split(" "));
+                + " --json --keep-topic --command-config client.properties").split(" "));
 
         assertThat(options).isEqualTo(new LoadOptions("a:1,b:2", "orders", 12, 2, 4096, 2500.5, Duration.ofSeconds(30),
-                2, 0, Duration.ofSeconds(5), true, true));
+                2, 0, Duration.ofSeconds(5), true, true, java.nio.file.Path.of("client.properties")));
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class Entitlements {
      * The buyer's AKU entitlement: the largest unexpired {@code aku} value of all its pages, or pay-as-you-go when it
      * has none (a subscription without a contract, or a contract that ran out).
      */
-    public Entitlement read(String productCode, Buyer buyer) {
+    public Entitlement read(String productCode, EntitlementFilter buyer) {
         // SDK 2.40's filter enum predates LICENSE_ARN and CUSTOMER_AWS_ACCOUNT_ID: the string form sends any name.
         Map<String, List<String>> filter = Map.of(buyer.filterName(), List.of(buyer.filterValue()),
                 "DIMENSION", List.of(AKU_DIMENSION));

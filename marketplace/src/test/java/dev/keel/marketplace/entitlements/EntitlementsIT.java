@@ -43,9 +43,9 @@ class EntitlementsIT {
                  "entitlements": [{"dimension": "aku", "value": 12}, {"dimension": "support", "value": "gold"}]}
                 """.formatted(UUID.randomUUID(), product, licence));
 
-        assertThat(entitlements.read(product, Buyer.licence(licence))).isEqualTo(new Entitlement(12));
-        assertThat(entitlements.read(product, Buyer.account("294406891311"))).isEqualTo(new Entitlement(12));
-        assertThat(entitlements.read(product, Buyer.legacyCustomer("cust-contract"))).isEqualTo(new Entitlement(12));
+        assertThat(entitlements.read(product, EntitlementFilter.licence(licence))).isEqualTo(new Entitlement(12));
+        assertThat(entitlements.read(product, EntitlementFilter.account("294406891311"))).isEqualTo(new Entitlement(12));
+        assertThat(entitlements.read(product, EntitlementFilter.legacyCustomer("cust-contract"))).isEqualTo(new Entitlement(12));
     }
 
     @Test
@@ -55,7 +55,7 @@ class EntitlementsIT {
                  "customerAWSAccountId": "294406891312", "entitlements": []}
                 """.formatted(UUID.randomUUID(), product));
 
-        assertThat(entitlements.read(product, Buyer.legacyCustomer("cust-payg"))).isEqualTo(Entitlement.PAY_AS_YOU_GO);
+        assertThat(entitlements.read(product, EntitlementFilter.legacyCustomer("cust-payg"))).isEqualTo(Entitlement.PAY_AS_YOU_GO);
     }
 
     @Test
@@ -67,7 +67,7 @@ class EntitlementsIT {
                                   {"dimension": "aku", "value": 6, "expirationDate": "2099-01-01T00:00:00Z"}]}
                 """.formatted(UUID.randomUUID(), product));
 
-        assertThat(entitlements.read(product, Buyer.legacyCustomer("cust-expired"))).isEqualTo(new Entitlement(6));
+        assertThat(entitlements.read(product, EntitlementFilter.legacyCustomer("cust-expired"))).isEqualTo(new Entitlement(6));
     }
 
     @Test
@@ -83,7 +83,7 @@ class EntitlementsIT {
                 """.formatted(UUID.randomUUID(), product, many));
 
         // The emulator serves at most 25 entitlements a page, like AWS: the largest sits on the second.
-        assertThat(entitlements.read(product, Buyer.legacyCustomer("cust-pages"))).isEqualTo(new Entitlement(90));
+        assertThat(entitlements.read(product, EntitlementFilter.legacyCustomer("cust-pages"))).isEqualTo(new Entitlement(90));
     }
 
     private static void seed(String body) throws Exception {

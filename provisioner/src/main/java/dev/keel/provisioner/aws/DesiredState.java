@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.keel.provisioner.BootImage;
+import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.S3GatewayEndpointMode;
@@ -42,6 +43,8 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
 
     public static final int KAFKA_PORT = 9092;
     public static final int CONTROLLER_PORT = 9093;
+    /** The brokers' mutual-TLS listener for each other (SASL_SSL instances only). */
+    public static final int INTERNAL_PORT = 9094;
     public static final String IAM_PATH = "/keel/";
     /** Every bucket and IAM name starts with it, which the onboarding policy's resource patterns rely on. */
     public static final String NAME_PREFIX = "keel-";
@@ -167,6 +170,10 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         List<IngressRule> rules = new ArrayList<>();
         rules.add(new IngressRule("tcp", KAFKA_PORT, KAFKA_PORT, Source.VPC_CIDR, "Kafka clients in the VPC"));
         rules.add(new IngressRule("tcp", CONTROLLER_PORT, CONTROLLER_PORT, Source.SELF, "KRaft controllers"));
+        boolean secure = target.listenerSecurity() == ListenerSecurity.SASL_SSL;
+        if (secure) {
+            rules.add(new IngressRule("tcp", INTERNAL_PORT, INTERNAL_PORT, Source.SELF, "Kafka inter-broker (mutual TLS)"));
+        }
         if (target.walType() == WalType.FSWAL) {
             for (int port : new int[]{111, 635, 2049, 4045, 4046}) {
                 rules.add(new IngressRule("tcp", port, port, Source.SELF, "NFS to the WAL file systems"));
@@ -188,6 +195,12 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         spec.put("opsBucket", ops.name());
         spec.put("listenerPort", KAFKA_PORT);
         spec.put("controllerPort", CONTROLLER_PORT);
+        // Only on secure instances: a plaintext one's node spec (and so its spec version) stays what it was before
+        // secure listeners existed, so its brokers are not replaced for a change they would not see.
+        if (secure) {
+            spec.put("listenerSecurity", ListenerSecurity.SASL_SSL.name());
+            spec.put("internalPort", INTERNAL_PORT);
+        }
         spec.put("nodeIdTag", TAG_NODE);
         if (target.walType() == WalType.EBS) {
             spec.put("walDevice", WAL_DEVICE);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.BootImage;
+import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.WalType;
 
@@ -107,6 +108,28 @@ class DesiredStateTest {
                 new DesiredState.IngressRule("tcp", 9093, 9093, DesiredState.Source.SELF, "KRaft controllers"));
         assertThat(of(WalType.FSWAL, 3, 3).securityGroup().ingress()).extracting(DesiredState.IngressRule::fromPort)
                 .contains(2049).allSatisfy(p -> assertThat(p).isNotEqualTo(22));
+    }
+
+    @Test
+    void aSecureInstanceOpensTheInterBrokerListenerOnlyWithinTheGroupAndTellsItsAgents() {
+        ProvisioningTarget plain = Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1");
+        DesiredState secure = of(plain.withListenerSecurity(ListenerSecurity.SASL_SSL));
+        assertThat(secure.securityGroup().ingress()).contains(
+                new DesiredState.IngressRule("tcp", 9094, 9094, DesiredState.Source.SELF, "Kafka inter-broker (mutual TLS)"))
+                .filteredOn(r -> r.source() == DesiredState.Source.VPC_CIDR).extracting(DesiredState.IngressRule::fromPort)
+                .containsExactly(9092);
+        assertThat(secure.launchTemplate().nodeSpec()).containsEntry("listenerSecurity", "SASL_SSL")
+                .containsEntry("internalPort", 9094).containsEntry("listenerPort", 9092);
+        assertThat(secure.launchTemplate().specVersion()).isNotEqualTo(of(plain).launchTemplate().specVersion());
+    }
+
+    @Test
+    void aPlaintextInstanceKeepsTheNodeSpecAndRulesItHadBeforeSecureListeners() {
+        DesiredState plain = of(WalType.S3, 3, 3);
+        assertThat(plain.launchTemplate().nodeSpec()).doesNotContainKeys("listenerSecurity", "internalPort");
+        assertThat(plain.securityGroup().ingress()).extracting(DesiredState.IngressRule::fromPort).doesNotContain(9094);
+        assertThat(of(Targets.target(ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1")
+                .withListenerSecurity(ListenerSecurity.PLAINTEXT_UNAUTHENTICATED))).isEqualTo(plain);
     }
 
     @Test

@@ -17,6 +17,7 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 
+import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.WalType;
 
 /** Every node spec the provisioner writes into a launch template follows the contract the agent reads it by. */
@@ -36,6 +37,14 @@ class NodeSpecContractTest {
                     .userDataBase64(wal == WalType.FSWAL ? endpoints : List.of())), StandardCharsets.UTF_8));
             assertThat(schema.validate(spec, InputFormat.JSON)).as(wal + ": " + spec).isEmpty();
         }
+        String secure = BootScript.nodeSpec(new String(Base64.getDecoder().decode(DesiredStateTest.of(
+                Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3), Targets.ACCOUNT, "vpc-1")
+                        .withListenerSecurity(ListenerSecurity.SASL_SSL)).launchTemplate().userDataBase64(List.of())),
+                StandardCharsets.UTF_8));
+        assertThat(schema.validate(secure, InputFormat.JSON)).as("SASL_SSL: " + secure).isEmpty();
+        // The agent gets its certificate with the ingest token: a secure spec without one could never start.
+        assertThat(schema.validate(secure.replaceFirst("\"ingestToken\":\"[^\"]*\"", "\"ingestToken\":null"),
+                InputFormat.JSON)).as("SASL_SSL without an ingest token").isNotEmpty();
         String unmountable = BootScript.nodeSpec(new String(Base64.getDecoder().decode(DesiredStateTest.of(
                 WalType.FSWAL, 3, 3).launchTemplate().userDataBase64(List.of())), StandardCharsets.UTF_8));
         assertThat(schema.validate(unmountable, InputFormat.JSON)).as("FSWAL without NFS endpoints").isNotEmpty();

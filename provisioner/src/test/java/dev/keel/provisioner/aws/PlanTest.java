@@ -11,6 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.ResourceChange.Action;
@@ -66,6 +67,24 @@ class PlanTest {
             r.add(new Resource(FSX_VOLUME, f.volumeLogicalName(), "fsvol-" + f.index(), Map.of("junctionPath", "/wal")));
         }
         return new ObservedState(r);
+    }
+
+    @Test
+    void aSecureInstancesGroupThatLostTheInterBrokerRuleGetsItBackAndNothingElseChanges() {
+        DesiredState secure = DesiredStateTest.of(Targets.target(DesiredStateTest.ID, WalType.S3, 3, Targets.zones(3),
+                Targets.ACCOUNT, "vpc-1").withListenerSecurity(ListenerSecurity.SASL_SSL));
+        assertThat(plan(ChangeKind.REPAIR, secure, converged(secure))).isEmpty();
+        List<Resource> lost = new ArrayList<>();
+        for (Resource r : converged(secure).resources()) {
+            lost.add(!r.type().equals(SECURITY_GROUP) ? r : new Resource(SECURITY_GROUP, r.logicalName(), r.id(),
+                    Map.of("ingress", r.attribute("ingress").replace(",tcp:9094-9094:group:sg-1", ""),
+                            "vpcCidr", r.attribute("vpcCidr"))));
+        }
+        assertThat(plan(ChangeKind.REPAIR, secure, new ObservedState(lost))).singleElement().satisfies(c -> {
+            assertThat(c.action()).isEqualTo(Action.UPDATE);
+            assertThat(c.logicalName()).isEqualTo("security-group");
+            assertThat(c.reason()).isEqualTo("restore ingress tcp 9094 (Kafka inter-broker (mutual TLS))");
+        });
     }
 
     @Test

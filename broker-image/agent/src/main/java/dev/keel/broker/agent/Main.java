@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,6 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import software.amazon.awssdk.services.ec2.Ec2Client;
+
+import dev.keel.broker.agent.access.AccessIngest;
+import dev.keel.broker.agent.access.AccessReconciler;
+import dev.keel.broker.agent.access.AccessSchedule;
 
 /**
  * The broker agent. {@code java -jar keel-broker-agent-all.jar [--spec <file>] [--local <overrides.json>]}
@@ -35,7 +40,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
  *       controllers' addresses;</li>
  *   <li>prepares the WAL, renders the broker config, starts the broker and keeps it running;</li>
  *   <li>reports health and metrics every 10 s, drains the broker's partitions when the control plane asks; on
- *       SIGTERM stops the broker and exits.</li>
+ *       SIGTERM stops the broker and exits;</li>
+ *   <li>while its broker leads the KRaft quorum, reconciles Kafka users, ACLs and topics with the control plane's
+ *       desired access every 10 s ({@link AccessSchedule}).</li>
  * </ol>
  */
 public final class Main {
@@ -158,8 +165,8 @@ public final class Main {
                 .orElse(new Peer(self.nodeId(), self.privateAddress(), spec.listenerPort(), spec.controllerPort(),
                         self.zone()));
         String listener = self.privateAddress() + ":" + me.listenerPort();
-        PartitionDrain drain = new PartitionDrain(self.nodeId(),
-                () -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, listener)));
+        Supplier<Admin> admins = () -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, listener));
+        PartitionDrain drain = new PartitionDrain(self.nodeId(), admins);
         Reporter reporter = new Reporter(spec, self,
                 new Report.Broker(local != null && local.standIn() != null ? "STAND_IN" : "AUTOMQ",
                         spec.brokerVersion(), local == null ? null : local.standIn()),
@@ -169,10 +176,14 @@ public final class Main {
                         new JmxMetricsSource("127.0.0.1", jmxPort), drain),
                 workDir.resolve("last-report.json"), Clock.systemUTC());
 
+        // Every listener is unauthenticated until a spec can ask for SASL_SSL: topics only, no users or ACLs.
+        AccessSchedule access = accessSchedule(spec, self, reporter, admins, false);
+
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("SIGTERM: stopping");
             reporter.close();
+            access.close();
             drain.close();
             broker.stop();
             done.countDown();
@@ -180,7 +191,18 @@ public final class Main {
         broker.start();
         int interval = local != null && local.reportIntervalSeconds() != null ? local.reportIntervalSeconds() : 10;
         reporter.start(Duration.ofSeconds(interval));
+        if (spec.ingestToken() != null) {
+            access.start(Duration.ofSeconds(interval));
+        }
         done.await();
+    }
+
+    /** Reconciles Kafka users, ACLs and topics while this node's broker leads the KRaft quorum. */
+    static AccessSchedule accessSchedule(NodeSpec spec, NodeIdentity self, Reporter reporter, Supplier<Admin> admins,
+                                         boolean usersAndAcls) {
+        AccessIngest ingest = new AccessIngest(spec.ingestUrl(), spec.instanceId().toString(), spec.ingestToken());
+        return new AccessSchedule(self.nodeId(), reporter::quorumLeaderId,
+                new AccessReconciler(admins, ingest, usersAndAcls));
     }
 
     static String renderWhenPeersKnown(NodeSpec spec, NodeIdentity self, PeerDirectory peers,

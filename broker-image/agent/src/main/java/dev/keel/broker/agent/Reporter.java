@@ -72,6 +72,7 @@ public final class Reporter implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     private ScheduledExecutorService scheduler;
     private volatile int lastStatus = -1;
+    private volatile Integer quorumLeaderId;
     private boolean warnedNoToken;
 
     public Reporter(NodeSpec spec, NodeIdentity self, Report.Broker broker, Report.Endpoint endpoint, Sources sources,
@@ -88,11 +89,7 @@ public final class Reporter implements AutoCloseable {
     }
 
     public static URI reportUri(URI ingestUrl, String instanceId, int nodeId) {
-        String base = ingestUrl.toString();
-        if (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
-        return URI.create(base + "/v1/instances/" + instanceId + "/nodes/" + nodeId + "/reports");
+        return IngestUri.of(ingestUrl, "/v1/instances/" + instanceId + "/nodes/" + nodeId + "/reports");
     }
 
     public void start(Duration interval) {
@@ -116,12 +113,18 @@ public final class Reporter implements AutoCloseable {
         boolean up = sources.processUp().getAsBoolean();
         boolean reachable = up && reachable(endpoint.host(), endpoint.port());
         MetricsSource.Sample sample = up ? sources.metrics().sample() : new MetricsSource.Sample(Report.Metrics.empty(), null);
+        quorumLeaderId = sample.quorumLeaderId();
         Instant started = sources.startedAt().get();
         Long uptime = up && started != null ? Duration.between(started, clock.instant()).toSeconds() : null;
         return new Report(Report.SCHEMA_VERSION, spec.instanceId().toString(), self.nodeId(), self.ec2InstanceId(),
                 clock.instant().truncatedTo(ChronoUnit.MILLIS).toString(), Main.agentVersion(), broker, endpoint,
                 Report.Health.of(up, reachable, sample.quorumLeaderId(), sources.restarts().getAsInt(), uptime),
                 sample.metrics(), sources.drain().progress());
+    }
+
+    /** The KRaft quorum leader the last report saw; null when none was known (or the broker was down). */
+    public Integer quorumLeaderId() {
+        return quorumLeaderId;
     }
 
     /** Writes the report locally and POSTs it; returns the HTTP status (or -1 when not sent). */

@@ -22,8 +22,8 @@ import software.amazon.awssdk.services.ec2.model.IpPermission;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
 
 /**
- * The brokers' security group: Kafka open to the VPC, the controllers and (FSWAL) NFS only within the group. Its
- * ingress is observed rule by rule, so a rule removed outside Keel is put back.
+ * The brokers' security group: Kafka open to the VPC; the controllers, the inter-broker listener (SASL_SSL) and (FSWAL)
+ * NFS only within the group. Its ingress is observed rule by rule, so a rule removed outside Keel is put back.
  */
 public final class SecurityGroup implements ManagedResource {
 
