@@ -135,6 +135,17 @@ describe('Users tab', () => {
     await waitFor(() => expect(screen.queryByTestId('delete-user-modal')).toBeNull());
   });
 
+  it('polls while a user is on its way to the brokers, and shows it active once the agent has applied it', async () => {
+    let status: KafkaUser['status'] = 'CREATING';
+    const api = fakeApi({ [`GET ${base}`]: () => json({ items: [{ ...admin, status, restoredAt: null }], nextCursor: null }) });
+    renderWithProviders(<UsersTab instance={runningInstance} />, { api });
+    await waitFor(() => expect(screen.getByTestId('user-status-admin').textContent).toContain('Creating'));
+
+    status = 'ACTIVE';
+    await waitFor(() => expect(screen.getByTestId('user-status-admin').textContent).toContain('Active'), { timeout: 5000 });
+    expect(api.calls.filter((r) => r.method === 'GET').length).toBeGreaterThan(1);
+  });
+
   it('says a plaintext instance has no users, without asking the API', () => {
     const api = fakeApi({});
     renderWithProviders(<UsersTab instance={plaintextInstance} />, { api });
