@@ -137,15 +137,14 @@ function CreateAclModal({ instanceId, onClose }: { instanceId: string; onClose: 
             </SpaceBetween>
           </SpaceBetween>
         </FormField>
-        <FormField label={a.resourceType} errorText={errorOf('resourceType')}>
-          <SegmentedControl
-            data-testid="acl-resource-type"
-            selectedId={draft.resourceType}
-            label={a.resourceType}
-            options={RESOURCE_TYPES.map((t) => ({ id: t, text: t }))}
-            onChange={({ detail }) => setDraft((d) => withResourceType(d, detail.selectedId as AclDraft['resourceType']))}
-          />
-        </FormField>
+        <Segments
+          testId="acl-resource-type"
+          label={a.resourceType}
+          error={errorOf('resourceType')}
+          values={RESOURCE_TYPES}
+          selected={draft.resourceType}
+          onChange={(value) => setDraft((d) => withResourceType(d, value))}
+        />
         {!cluster && (
           <FormField label={a.patternType} errorText={errorOf('patternType')}>
             <RadioGroup
@@ -179,21 +178,49 @@ function CreateAclModal({ instanceId, onClose }: { instanceId: string; onClose: 
             onChange={({ detail }) => set({ operation: detail.selectedOption.value as AclDraft['operation'] })}
           />
         </FormField>
-        <FormField label={a.permission} errorText={errorOf('permission')}>
-          <SegmentedControl
-            data-testid="acl-permission"
-            selectedId={draft.permission}
-            label={a.permission}
-            options={(['ALLOW', 'DENY'] as const).map((p) => ({ id: p, text: p }))}
-            onChange={({ detail }) => set({ permission: detail.selectedId as AclDraft['permission'] })}
-          />
-        </FormField>
+        <Segments
+          testId="acl-permission"
+          label={a.permission}
+          error={errorOf('permission')}
+          values={['ALLOW', 'DENY'] as const}
+          selected={draft.permission}
+          onChange={(permission) => set({ permission })}
+        />
         <FormField label={a.host} description={a.hostDescription} errorText={errorOf('host')} data-testid="acl-host-field">
           <Input data-testid="acl-host" value={draft.host} ariaLabel={a.host} onChange={({ detail }) => set({ host: detail.value })} />
         </FormField>
         <RequestError error={create.error} unmatched={api.unmatched} shownOnFields={Object.keys(api.fields).length > 0} />
       </SpaceBetween>
     </ConfirmModal>
+  );
+}
+
+/** A choice among a few of Kafka's words, each shown as it is. */
+function Segments<T extends string>({
+  testId,
+  label,
+  error,
+  values,
+  selected,
+  onChange,
+}: {
+  testId: string;
+  label: string;
+  error: string | undefined;
+  values: readonly T[];
+  selected: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <FormField label={label} errorText={error}>
+      <SegmentedControl
+        data-testid={testId}
+        selectedId={selected}
+        label={label}
+        options={values.map((v) => ({ id: v, text: v }))}
+        onChange={({ detail }) => onChange(detail.selectedId as T)}
+      />
+    </FormField>
   );
 }
 
