@@ -102,6 +102,60 @@ export function agentPid(instanceId: string, nodeId: number): number {
 
 export { expect };
 
+/** A variable run.sh sets: the customer's role and network it onboarded into LocalStack, the backend's URL… */
+export function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite through e2e/run.sh`);
+  return value;
+}
+
+/** Connects the customer's account through the API, with the role run.sh onboarded, and waits until it is verified. */
+export async function connectAccount(page: Page, name: string): Promise<string> {
+  const roleArn = env('E2E_ROLE_ARN');
+  const { id } = await callApi<{ id: string }>(
+    page,
+    'POST',
+    '/cloud-accounts',
+    { name, awsAccountId: roleArn.split(':')[4], roleArn, regions: ['us-east-1'] },
+    201,
+  );
+  await expect.poll(async () => (await callApi<{ status: string }>(page, 'GET', `/cloud-accounts/${id}`)).status).toBe('VERIFIED');
+  return id;
+}
+
+/** The API's answer to a create: its operation's instance, and the default admin's credentials, shown this once. */
+export interface CreateAccepted {
+  instanceId: string;
+  adminCredentials: { username: string; password: string } | null;
+}
+
+/** Creates the smallest instance through the API: one zone, S3 WAL, 3 AKU. */
+export function createSmallInstance(page: Page, name: string, cloudAccountId: string): Promise<CreateAccepted> {
+  return callApi<CreateAccepted>(
+    page,
+    'POST',
+    '/instances',
+    {
+      name,
+      cloudAccountId,
+      region: 'us-east-1',
+      network: { vpcId: env('E2E_VPC_ID'), subnets: [{ availabilityZone: 'us-east-1a', subnetId: env('E2E_SUBNETS').split(',')[0] }] },
+      wal: { type: 'S3' },
+      aku: 3,
+    },
+    202,
+  );
+}
+
+/** Deletes the instance through the API, waits until it is gone, then deletes its cloud account. */
+export async function deleteInstanceAndAccount(page: Page, instanceId: string, cloudAccountId: string) {
+  await callApi(page, 'DELETE', `/instances/${instanceId}`, undefined, 202);
+  await expect
+    .poll(async () => (await callApi<{ state: string }>(page, 'GET', `/instances/${instanceId}`)).state, { timeout: 120_000 })
+    .toBe('DELETED');
+  await callApi(page, 'DELETE', `/cloud-accounts/${cloudAccountId}`, undefined, 204);
+}
+
 /** Unique per run, DNS-safe. */
 export const RUN_ID = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`.slice(-8);
 

@@ -2,6 +2,7 @@ import type { Browser, Page, TestInfo } from '@playwright/test';
 import {
   agentPid,
   callApi,
+  env,
   expect,
   expectAccessible,
   expectNoMisses,
@@ -22,17 +23,12 @@ import { CloudAccountsPage, CreateWizard, InstanceDetailPage, LoginPage, type Wi
 test.describe.configure({ mode: 'serial' });
 
 // The customer's role and network in LocalStack, onboarded by run.sh with the template the API serves.
-function customer(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suite through e2e/run.sh`);
-  return value;
-}
 const accountName = `e2e-acct-${RUN_ID}`;
 const spec: WizardSpec = {
   name: `e2e-${RUN_ID}`,
   account: accountName,
-  vpcId: customer('E2E_VPC_ID'),
-  subnets: customer('E2E_SUBNETS').split(','),
+  vpcId: env('E2E_VPC_ID'),
+  subnets: env('E2E_SUBNETS').split(','),
   aku: 6,
   fsxThroughput: 768,
   fsxCount: 1,
@@ -113,7 +109,7 @@ test('an editor signs in on Keycloak and connects a cloud account', async () => 
   await accounts.open();
   await expect(page).toHaveTitle('Cloud accounts — Keel');
   await expectAccessible(page, 'cloud accounts');
-  await accounts.connect(accountName, customer('E2E_ROLE_ARN'), 'us-east-1');
+  await accounts.connect(accountName, env('E2E_ROLE_ARN'), 'us-east-1');
   await expectAccessible(page, 'connect cloud account');
   await accounts.submit();
   await expect(accounts.row(accountName)).toBeVisible();

@@ -1,18 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from '@playwright/test';
-import { callApi, expect, expectNoMisses, LAPTOP, misses, RUN_ID, test, watchRequests } from './fixtures';
+import {
+  connectAccount,
+  createSmallInstance,
+  deleteInstanceAndAccount,
+  env,
+  expect,
+  expectNoMisses,
+  LAPTOP,
+  misses,
+  RUN_ID,
+  test,
+  watchRequests,
+} from './fixtures';
 import { BillingPage, InstanceDetailPage, RegistrationPage } from './pages';
 
 // The money path, in order: a buyer subscribes on AWS Marketplace with a contract of 4 AKU, arrives at the
 // registration URL, signs in and links the subscription to acme; the contract holds on scaling; an ended hour is
 // metered to AWS exactly as the Billing page's ledger says.
 test.describe.configure({ mode: 'serial' });
-
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suite through e2e/run.sh`);
-  return value;
-}
 
 const PRODUCT = 'keel-local-development';
 const ENTITLED_AKU = 4;
@@ -95,33 +101,8 @@ test('a buyer comes from AWS Marketplace, signs in, links the subscription to ac
 
 test('the contract refuses a scale past its 4 AKU in the console, with the reason; a scale within it is applied', async () => {
   test.setTimeout(300_000);
-  const roleArn = env('E2E_ROLE_ARN');
-  const account = await callApi<{ id: string }>(
-    page,
-    'POST',
-    '/cloud-accounts',
-    { name: accountName, awsAccountId: roleArn.split(':')[4], roleArn, regions: ['us-east-1'] },
-    201,
-  );
-  cloudAccountId = account.id;
-  await expect
-    .poll(async () => (await callApi<{ status: string }>(page, 'GET', `/cloud-accounts/${cloudAccountId}`)).status)
-    .toBe('VERIFIED');
-  const operation = await callApi<{ instanceId: string }>(
-    page,
-    'POST',
-    '/instances',
-    {
-      name: instanceName,
-      cloudAccountId,
-      region: 'us-east-1',
-      network: { vpcId: env('E2E_VPC_ID'), subnets: [{ availabilityZone: 'us-east-1a', subnetId: env('E2E_SUBNETS').split(',')[0] }] },
-      wal: { type: 'S3' },
-      aku: 3,
-    },
-    202,
-  );
-  instanceId = operation.instanceId;
+  cloudAccountId = await connectAccount(page, accountName);
+  instanceId = (await createSmallInstance(page, instanceName, cloudAccountId)).instanceId;
   await page.goto(`/instances/${instanceId}`);
   const detail = new InstanceDetailPage(page);
   await detail.waitForState('RUNNING', 180_000);
@@ -182,9 +163,5 @@ test('an ended hour goes to AWS once, and the Billing page’s ledger shows the 
 
 test('deletes the instance and the cloud account', async () => {
   test.setTimeout(180_000);
-  await callApi(page, 'DELETE', `/instances/${instanceId}`, undefined, 202);
-  await expect
-    .poll(async () => (await callApi<{ state: string }>(page, 'GET', `/instances/${instanceId}`)).state, { timeout: 120_000 })
-    .toBe('DELETED');
-  await callApi(page, 'DELETE', `/cloud-accounts/${cloudAccountId}`, undefined, 204);
+  await deleteInstanceAndAccount(page, instanceId, cloudAccountId);
 });

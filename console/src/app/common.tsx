@@ -26,6 +26,9 @@ const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
   HEALTHY: 'success',
   UNHEALTHY: 'error',
   UNKNOWN: 'pending',
+  ACTIVE: 'success',
+  UPDATING: 'in-progress',
+  RESTORING: 'in-progress',
 };
 
 /** A state as a Cloudscape status indicator (icon + word, never color alone). */

@@ -6,10 +6,8 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Modal from '@cloudscape-design/components/modal';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
-import TextFilter from '@cloudscape-design/components/text-filter';
 import { useCloudAccounts, useDeleteCloudAccount, useVerifyCloudAccount } from '../api/cloudAccounts';
 import { describeError } from '../api/problem';
 import type { CloudAccount } from '../api/types';
@@ -17,6 +15,7 @@ import { AppShell } from '../app/AppShell';
 import { EmptyState, formatDate, LoadError } from '../app/common';
 import { useNotifications } from '../app/notifications';
 import { useSession } from '../app/session';
+import { TableFilter, TablePagination } from '../app/tableParts';
 import { strings } from '../i18n/strings';
 import { AccountStatus, verificationNotice } from './verification';
 
@@ -102,15 +101,8 @@ export default function CloudAccountsPage() {
                 {s.title}
               </Header>
             }
-            filter={
-              <TextFilter
-                {...filterProps}
-                filteringPlaceholder={strings.common.filterPlaceholder}
-                filteringAriaLabel={strings.common.filterPlaceholder}
-                countText={strings.common.matches(filteredItemsCount ?? 0)}
-              />
-            }
-            pagination={<Pagination {...paginationProps} ariaLabels={strings.common.pagination} />}
+            filter={<TableFilter filterProps={filterProps} matches={filteredItemsCount} />}
+            pagination={<TablePagination paginationProps={paginationProps} />}
             columnDefinitions={[
               { id: 'name', header: s.columns.name, cell: (a) => <span data-testid={`cloud-account-${a.name}`}>{a.name}</span>, sortingField: 'name', isRowHeader: true },
               { id: 'account', header: s.columns.account, cell: (a) => a.awsAccountId, sortingField: 'awsAccountId' },

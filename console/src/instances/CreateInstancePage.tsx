@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import Alert from '@cloudscape-design/components/alert';
 import HelpPanel from '@cloudscape-design/components/help-panel';
 import Spinner from '@cloudscape-design/components/spinner';
+import { adminCredentialsNotice } from '../access/adminCredentials';
 import { useSizingCatalog } from '../api/catalog';
 import { useCloudAccounts } from '../api/cloudAccounts';
 import { useCreateInstance } from '../api/instances';
@@ -47,8 +48,9 @@ export default function CreateInstancePage() {
         onCancel={() => navigate('/instances')}
         onSubmit={async (body) => {
           try {
-            const operation = await create.mutateAsync(body);
+            const { adminCredentials, ...operation } = await create.mutateAsync(body);
             follow({ operation, instanceName: body.name, started: w.created(body.name) });
+            if (adminCredentials) notify(adminCredentialsNotice(operation.instanceId, body.name, adminCredentials));
             navigate(`/instances/${operation.instanceId}`);
           } catch (error) {
             if (!(error instanceof ApiError) || error.fieldErrors.length === 0) {

@@ -10,6 +10,10 @@ import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
 import Tabs from '@cloudscape-design/components/tabs';
 import Link from '@cloudscape-design/components/link';
+import { AclsTab } from '../access/AclsTab';
+import { ConnectTab } from '../access/ConnectTab';
+import { TopicsTab } from '../access/TopicsTab';
+import { UsersTab } from '../access/UsersTab';
 import { useSizingCatalog } from '../api/catalog';
 import { useCloudAccounts } from '../api/cloudAccounts';
 import { useInstance } from '../api/instances';
@@ -274,6 +278,10 @@ export default function InstanceDetailPage() {
           onChange={({ detail }) => setTab(detail.activeTabId)}
           tabs={[
             { id: 'overview', label: d.tabs.overview, content: <Overview instance={instance} etag={query.data!.etag} /> },
+            { id: 'connect', label: d.tabs.connect, content: <ConnectTab instance={instance} /> },
+            { id: 'users', label: d.tabs.users, content: <UsersTab instance={instance} /> },
+            { id: 'acls', label: d.tabs.acls, content: <AclsTab instance={instance} /> },
+            { id: 'topics', label: d.tabs.topics, content: <TopicsTab instance={instance} /> },
             {
               id: 'metrics',
               label: d.tabs.metrics,

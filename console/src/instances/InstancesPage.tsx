@@ -1,19 +1,17 @@
 import { useNavigate } from 'react-router';
 import { useCollection } from '@cloudscape-design/collection-hooks';
 import Button from '@cloudscape-design/components/button';
-import CollectionPreferences from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import TextFilter from '@cloudscape-design/components/text-filter';
 import { useInstances } from '../api/instances';
 import type { Instance } from '../api/types';
 import { AppShell } from '../app/AppShell';
 import { EmptyState, formatDate, LoadError } from '../app/common';
 import { useSession } from '../app/session';
 import { useSavedPreferences } from '../app/tablePreferences';
+import { TableFilter, TablePagination, TablePreferences } from '../app/tableParts';
 import { GracePeriodAlert } from '../billing/SubscriptionSection';
 import { strings } from '../i18n/strings';
 import { InstanceStatus } from './InstanceStatus';
@@ -131,30 +129,9 @@ export default function InstancesPage() {
                 {s.title}
               </Header>
             }
-            filter={
-              <TextFilter
-                {...filterProps}
-                filteringPlaceholder={strings.common.filterPlaceholder}
-                filteringAriaLabel={strings.common.filterPlaceholder}
-                countText={strings.common.matches(filteredItemsCount ?? 0)}
-              />
-            }
-            pagination={<Pagination {...paginationProps} ariaLabels={strings.common.pagination} />}
-            preferences={
-              <CollectionPreferences
-                title={strings.common.preferences}
-                confirmLabel={strings.common.confirm}
-                cancelLabel={strings.common.cancel}
-                preferences={preferences}
-                onConfirm={({ detail }) => setPreferences(detail)}
-                pageSizePreference={{
-                  title: strings.common.pageSize,
-                  options: [10, 20, 50].map((n) => ({ value: n, label: `${n}` })),
-                }}
-                wrapLinesPreference={{ label: strings.common.wrapLines }}
-                contentDisplayPreference={{ title: strings.common.visibleColumns, options: COLUMN_OPTIONS }}
-              />
-            }
+            filter={<TableFilter filterProps={filterProps} matches={filteredItemsCount} />}
+            pagination={<TablePagination paginationProps={paginationProps} />}
+            preferences={<TablePreferences preferences={preferences} onConfirm={setPreferences} columns={COLUMN_OPTIONS} />}
           />
         </SpaceBetween>
       }

@@ -11,7 +11,7 @@ import { describeError } from '../api/problem';
 import type { MetricName, MetricSeries } from '../api/types';
 import { EmptyState } from '../app/common';
 import { strings } from '../i18n/strings';
-import { formatNumber } from './capacity';
+import { formatNumber, inByteUnits } from './capacity';
 
 const m = strings.metrics;
 
@@ -35,16 +35,9 @@ const UNIT_SECONDS: Record<DateRangePickerProps.TimeUnit, number> = {
   year: 365 * 86_400,
 };
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
 export function formatBytesPerSecond(value: number): string {
-  let scaled = value;
-  let unit = 0;
-  while (Math.abs(scaled) >= 1024 && unit < BYTE_UNITS.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return m.bytesPerSecond(formatNumber(scaled), BYTE_UNITS[unit]);
+  const [scaled, unit] = inByteUnits(value);
+  return m.bytesPerSecond(formatNumber(scaled), unit);
 }
 
 interface ChartDefinition {

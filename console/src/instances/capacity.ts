@@ -64,6 +64,24 @@ export function formatNumber(value: number): string {
   return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(value);
 }
 
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/** A byte count scaled to the largest binary unit it fills at least once: [scaled, unit]. */
+export function inByteUnits(value: number): [number, string] {
+  let scaled = value;
+  let unit = 0;
+  while (Math.abs(scaled) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    scaled /= 1024;
+    unit++;
+  }
+  return [scaled, BYTE_UNITS[unit]];
+}
+
+export function formatBytes(value: number): string {
+  const [scaled, unit] = inByteUnits(value);
+  return `${formatNumber(scaled)} ${unit}`;
+}
+
 /** Units of things that come whole: a bill counts them, it does not measure them. */
 const COUNTED_UNITS = new Set(['instance', 'instances', 'file system', 'file systems', 'requests', 'AKU-hours']);
 

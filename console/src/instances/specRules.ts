@@ -167,6 +167,8 @@ export function toCreation(draft: SpecDraft): InstanceCreation {
     wal: { type: storage.walType as WalType },
     aku: Number(storage.aku),
     deletionProtection: basics.deletionProtection,
+    // The console creates only authenticated, encrypted instances; plaintext is a development flag of the API.
+    listenerSecurity: 'SASL_SSL',
   };
   if (storage.walType === 'FSWAL') body.fsx = { throughputMBps: storage.fsxThroughput, count: Number(storage.fsxCount) };
   return body;

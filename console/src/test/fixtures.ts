@@ -92,6 +92,7 @@ export const runningInstance: Instance = {
     fsx: { throughputMBps: 384, count: 1 },
     brokerVersion: '1.4.1',
     catalogVersion: 1,
+    listenerSecurity: 'SASL_SSL',
   },
   specVersion: 3,
   capacity: { writeMiBps: 120, readMiBps: 120, requestsPerSecond: 4800, partitions: 6750 },
@@ -102,6 +103,19 @@ export const runningInstance: Instance = {
   updatedAt: '2026-11-24T10:15:47Z',
   deletionProtection: false,
   dataRetainedUntil: null,
+  connection: {
+    bootstrapServers: '10.0.1.17:9092',
+    securityProtocol: 'SASL_SSL',
+    saslMechanism: 'SCRAM-SHA-512',
+    caCertificateUrl: '/instances/8e3d1f27-6c4b-4a9e-b0d5-3f2a7c1e9b46/ca-certificate',
+  },
+};
+
+/** The same instance created with the development flag: plaintext, nobody authenticated. */
+export const plaintextInstance: Instance = {
+  ...runningInstance,
+  spec: { ...runningInstance.spec, listenerSecurity: 'PLAINTEXT_UNAUTHENTICATED' },
+  connection: { bootstrapServers: '10.0.1.17:9092', securityProtocol: 'PLAINTEXT', saslMechanism: null, caCertificateUrl: null },
 };
 
 /** What creating a 3-zone FSWAL instance makes (shortened). */

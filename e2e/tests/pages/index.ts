@@ -196,7 +196,7 @@ export class InstanceDetailPage {
     await expect(this.state()).toHaveAttribute('data-state', state, { timeout });
   }
 
-  async tab(name: 'Overview' | 'Metrics' | 'Brokers' | 'Operations') {
+  async tab(name: 'Overview' | 'Connect' | 'Users' | 'ACLs' | 'Topics' | 'Metrics' | 'Brokers' | 'Operations') {
     await this.page.getByRole('tab', { name }).click();
   }
 
@@ -288,5 +288,47 @@ export class BillingPage {
   /** The ledger's row of the record AWS answered with `meteringRecordId`. */
   ledgerRow(meteringRecordId: string) {
     return this.page.getByTestId('ledger-table').getByRole('row').filter({ hasText: meteringRecordId });
+  }
+}
+
+/** Picks `value` in a Cloudscape select. */
+async function choose(page: Page, testId: string, value: string) {
+  await page.getByTestId(testId).locator('button').first().click();
+  await page.getByRole('option', { name: value, exact: true }).click();
+}
+
+/** An instance's Users, ACLs and Topics tabs: what the console asks of the brokers, through the broker agent. */
+export class KafkaAccessTabs {
+  constructor(private readonly page: Page) {}
+
+  /** The status shown for the item under `testId` (e.g. `user-status-orders`) reaches `state`. */
+  async waitForStatus(testId: string, state: string, timeout = 60_000) {
+    await expect(this.page.getByTestId(testId)).toHaveAttribute('data-state', state, { timeout });
+  }
+
+  async createTopic(name: string, partitions: number) {
+    await this.page.getByTestId('create-topic').first().click();
+    await input(this.page, 'topic-name').fill(name);
+    await input(this.page, 'topic-partitions').fill(String(partitions));
+    await this.page.getByTestId('topic-form-submit').click();
+    await expect(this.page.getByTestId('topic-form-modal')).toHaveCount(0);
+  }
+
+  /** Creates a user; the modal that shows its password once stays open for the caller to read. */
+  async createUser(name: string) {
+    await this.page.getByTestId('create-user').first().click();
+    await input(this.page, 'user-name').fill(name);
+    await this.page.getByTestId('create-user-submit').click();
+    await expect(this.page.getByTestId('one-time-password')).toBeVisible();
+  }
+
+  async createAcl(acl: { principal: string; resourceType: string; resourceName: string; operation: string }) {
+    await this.page.getByTestId('create-acl').first().click();
+    await input(this.page, 'acl-principal').fill(acl.principal);
+    await this.page.getByTestId('acl-resource-type').getByRole('button', { name: acl.resourceType, exact: true }).click();
+    await input(this.page, 'acl-resource-name').fill(acl.resourceName);
+    await choose(this.page, 'acl-operation', acl.operation);
+    await this.page.getByTestId('create-acl-submit').click();
+    await expect(this.page.getByTestId('create-acl-modal')).toHaveCount(0);
   }
 }
