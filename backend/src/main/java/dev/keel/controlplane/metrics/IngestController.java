@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -31,8 +32,11 @@ class IngestController {
     private final MetricsStore store;
     private final DrainRequests drains;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
-    IngestController(AgentAuthentication agents, MetricsStore store, DrainRequests drains, Clock clock) {
+    IngestController(AgentAuthentication agents, MetricsStore store, DrainRequests drains, Clock clock,
+                     ApplicationEventPublisher events) {
+        this.events = events;
         this.agents = agents;
         this.store = store;
         this.drains = drains;
@@ -52,7 +56,9 @@ class IngestController {
                       @RequestBody BrokerReport report) {
         agents.instance(instanceId, authorization);
         validate(instanceId, nodeId, report);
-        store.record(instanceId, nodeId, clock.instant(), report);
+        if (store.record(instanceId, nodeId, clock.instant(), report)) {
+            events.publishEvent(new BrokerServing(instanceId, nodeId));
+        }
         BrokerReport.Drain drain = report.drain();
         List<Integer> drainTo = drains.onReport(instanceId, report.ec2InstanceId(),
                 drain == null ? null : drain.status(), drain == null ? null : drain.partitionsRemaining(),

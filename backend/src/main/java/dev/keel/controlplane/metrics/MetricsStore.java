@@ -28,9 +28,12 @@ class MetricsStore {
         this.jdbc = jdbc;
     }
 
-    /** Records one report; a second report in the same 10 s bucket is averaged in. */
+    /**
+     * Records one report; a second report in the same 10 s bucket is averaged in. True when the report is the first to
+     * find the broker's listener up on its machine: a broker that (re)started and now serves clients.
+     */
     @Transactional
-    void record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
+    boolean record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
         Timestamp bucket = Timestamp.from(Instant.ofEpochSecond(at.getEpochSecond() / RAW * RAW));
         Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
         for (Map.Entry<String, Double> metric : metrics.entrySet()) {
@@ -48,6 +51,11 @@ class MetricsStore {
                     .update();
         }
         BrokerReport.Health health = report.health();
+        boolean wasServing = jdbc.sql("""
+                        SELECT listener_up AND ec2_instance_id IS NOT DISTINCT FROM ? FROM broker_reports
+                        WHERE instance_id = ? AND node_id = ? FOR UPDATE
+                        """)
+                .params(report.ec2InstanceId(), instanceId, nodeId).query(Boolean.class).optional().orElse(false);
         jdbc.sql("""
                 INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up, quorum_ok,
                                             detail, ec2_instance_id)
@@ -60,6 +68,7 @@ class MetricsStore {
                 .params(instanceId, nodeId, Timestamp.from(at), report.address(), health.processUp(),
                         health.listenerReachable(), health.controllerQuorumKnown(), report.detail(), report.ec2InstanceId())
                 .update();
+        return health.listenerReachable() && !wasServing;
     }
 
     /**

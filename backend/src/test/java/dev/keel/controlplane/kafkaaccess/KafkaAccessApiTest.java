@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.keel.controlplane.identity.InstanceTokens;
+import dev.keel.controlplane.metrics.AgentReports;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import tools.jackson.databind.JsonNode;
@@ -255,6 +256,34 @@ class KafkaAccessApiTest extends ApiTest {
         ApiClient.Response created = api.post(topics(sharedInstance()), body);
         assertThat(created.status()).as(created.toString()).isEqualTo(202);
         assertThat(created.json().get("status").asString()).isEqualTo("CREATING");
+    }
+
+    @Test
+    void aBrokerThatStartsServingHasEveryCredentialWrittenAgainOnce() {
+        String instanceId = instance();
+        String password = api.post(users(instanceId), Map.of("name", "alice")).json().get("password").asString();
+        AgentAccess agent = agent(instanceId);
+        Map<String, Object> applied = report(List.of(user("admin", true, 1, null), user("alice", true, 1, null)),
+                List.of(), List.of(), List.of());
+        agent.report(applied);
+        assertThat(userIn(agent.pull(), "alice").get("password").isNull()).isTrue();
+
+        UUID id = UUID.fromString(instanceId);
+        AgentReports broker = new AgentReports(port, id);
+        assertThat(broker.send(3, tokens.of(id), AgentReports.report(id, 3, false, Map.of())).status()).isEqualTo(200);
+        assertThat(userIn(agent.pull(), "alice").get("password").isNull()).as("not serving yet").isTrue();
+
+        assertThat(broker.send(3, tokens.of(id), AgentReports.report(id, 3, true, Map.of())).status()).isEqualTo(200);
+        JsonNode desired = agent.pull();
+        assertThat(userIn(desired, "alice").get("password").asString()).isEqualTo(password);
+        assertThat(userIn(desired, "admin").get("password").isNull()).isFalse();
+
+        agent.report(applied);
+        JsonNode alice = api.get(users(instanceId) + "/alice").json();
+        assertThat(alice.get("status").asString()).isEqualTo("ACTIVE");
+        assertThat(alice.get("restoredAt").isNull()).as("written again, not restored").isTrue();
+        assertThat(broker.send(3, tokens.of(id), AgentReports.report(id, 3, true, Map.of())).status()).isEqualTo(200);
+        assertThat(userIn(agent.pull(), "alice").get("password").isNull()).as("the same broker still serving").isTrue();
     }
 
     @Test

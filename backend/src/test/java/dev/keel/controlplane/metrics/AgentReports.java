@@ -9,18 +9,18 @@ import java.util.UUID;
 import dev.keel.controlplane.support.ApiClient;
 
 /** Reports as the broker agent sends them ({@code MetricsApiTest.reportsFollowTheIngestSchema} keeps them honest). */
-final class AgentReports {
+public final class AgentReports {
 
     private final ApiClient ingest;
     private final UUID instanceId;
 
-    AgentReports(int port, UUID instanceId) {
+    public AgentReports(int port, UUID instanceId) {
         this.ingest = new ApiClient("http://localhost:" + port + "/ingest/v1", null);
         this.instanceId = instanceId;
     }
 
     /** Node {@code node} reports from its machine ({@link #machine}) at 10.0.0.{@code node}:9092. */
-    static Map<String, Object> report(UUID instanceId, int node, boolean processUp, Map<String, Double> metrics) {
+    public static Map<String, Object> report(UUID instanceId, int node, boolean processUp, Map<String, Double> metrics) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("schemaVersion", 1);
         report.put("instanceId", instanceId.toString());
@@ -58,7 +58,7 @@ final class AgentReports {
         return copy;
     }
 
-    ApiClient.Response send(int node, String token, Map<String, Object> report) {
+    public ApiClient.Response send(int node, String token, Map<String, Object> report) {
         ApiClient client = token == null ? ingest : ingest.header("Authorization", "Bearer " + token);
         return client.post("/instances/" + instanceId + "/nodes/" + node + "/reports", report);
     }

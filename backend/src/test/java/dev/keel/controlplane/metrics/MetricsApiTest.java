@@ -116,7 +116,7 @@ class MetricsApiTest extends ApiTest {
 
     @Test
     void theDegradedConditionNamesTheBrokerThatIsDownOrSilent() {
-        assertThat(condition().has("status")).as("not evaluated yet").isFalse();
+        // No broker has reported yet (the scheduled evaluation may have got here first: the same answer).
         health.evaluateAll();
         assertThat(condition().get("status").asString()).isEqualTo("Unknown");
 
