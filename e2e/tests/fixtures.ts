@@ -172,13 +172,17 @@ export async function expectAccessible(page: Page, name: string) {
 const PERF = fileURLToPath(new URL('../../broker-image/perf/perf', import.meta.url));
 
 /**
- * Puts load on an instance with the project's load tool (OpenMessaging-style producer and consumer) and returns
- * its output; throws when a message was not acknowledged or read back.
+ * Puts load on an instance with the project's load tool (OpenMessaging-style producer and consumer), its clients
+ * configured by the Kafka client properties file {@code commandConfig}, and returns its output; throws when a message
+ * was not acknowledged or read back.
  */
-export function putLoad(bootstrap: string, seconds: number): string {
+export function putLoad(bootstrap: string, seconds: number, commandConfig: string): string {
   return execFileSync(
     'bash',
-    [PERF, '--bootstrap', bootstrap, '--rate', '300', '--message-size', '1024', '--duration', String(seconds), '--report-interval', '5'],
+    [
+      PERF, '--bootstrap', bootstrap, '--command-config', commandConfig,
+      '--rate', '300', '--message-size', '1024', '--duration', String(seconds), '--report-interval', '5',
+    ],
     { encoding: 'utf8', timeout: (seconds + 120) * 1000 },
   );
 }

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import {
   agentPid,
@@ -35,6 +36,7 @@ const spec: WizardSpec = {
 };
 const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 let instanceUrl = '';
+let adminPassword = '';
 let page: Page;
 const seen = misses();
 
@@ -198,6 +200,9 @@ test('creates a 3-zone FSWAL instance of 6 AKU with 1 × 768 MBps through the wi
   await page.waitForURL(/\/instances\/[0-9a-f-]{36}$/);
   instanceUrl = page.url();
   await expect(page.getByTestId('instance-name')).toHaveText(spec.name);
+  // The default admin's password, shown this once: the load below connects with it.
+  adminPassword = (await page.getByTestId('admin-credentials').getByTestId('secret-password').innerText()).trim();
+  expect(adminPassword.length).toBeGreaterThanOrEqual(32);
 });
 
 test('the instance reaches RUNNING with a bootstrap endpoint, and the creation notice ends saying so', async ({}, testInfo) => {
@@ -236,7 +241,23 @@ test('its brokers come up and the metrics show the load put on them', async ({},
   const bootstrap = page.getByTestId('detail-bootstrap');
   await expect(bootstrap).toContainText('127.0.0.1:');
   const addresses = ((await bootstrap.innerText()).match(/127\.0\.0\.1:\d+/g) ?? []).join(',');
-  const figures = putLoad(addresses, 30);
+  // As a customer would: the admin's credentials and the CA the Connect tab downloads, in a client.properties.
+  await detail.tab('Connect');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-ca').click()]);
+  const ca = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(ca);
+  const properties = testInfo.outputPath('client.properties');
+  writeFileSync(
+    properties,
+    [
+      'security.protocol=SASL_SSL',
+      'sasl.mechanism=SCRAM-SHA-512',
+      `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="${adminPassword}";`,
+      'ssl.truststore.type=PEM',
+      `ssl.truststore.location=${ca}`,
+    ].join('\n'),
+  );
+  const figures = putLoad(addresses, 30, properties);
   expect(figures).toContain('errors 0');
 
   await detail.tab('Metrics');

@@ -277,8 +277,9 @@ class BrokersEndToEndIT {
         try (Admin admin = Admin.create(client(bootstrap, this.admin))) {
             awaitBrokersInMetadata(admin, brokers);
         }
-        assertThat(consumeAll(client(bootstrap, this.admin), TOPIC, "after-scale")).isEqualTo(RECORDS);
         String scaledBootstrap = awaitLocalBootstrap(id, brokers);
+        awaitEveryBrokerAuthenticates(scaledBootstrap, admin);
+        assertThat(consumeAll(client(bootstrap, this.admin), TOPIC, "after-scale")).isEqualTo(RECORDS);
         mark("scaled to " + brokers + " brokers, every record still readable; bootstrap " + scaledBootstrap);
         try (Admin admin = Admin.create(client(scaledBootstrap, this.admin))) {
             admin.createTopics(List.of(new NewTopic(SPREAD, 2 * brokers, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -441,6 +442,26 @@ class BrokersEndToEndIT {
         return p;
     }
 
+    /**
+     * Each broker on its own authenticates the user: one that started after the user's credential was written has it
+     * written again once it serves (the control plane's credential redelivery), within seconds.
+     */
+    private void awaitEveryBrokerAuthenticates(String bootstrap, KafkaLogin login) throws InterruptedException {
+        for (String broker : bootstrap.split(",")) {
+            await(broker + " authenticating " + login.user(), Duration.ofSeconds(60), () -> {
+                try (Admin one = Admin.create(client(broker.trim(), login))) {
+                    one.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+                    return true;
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof SaslAuthenticationException) {
+                        return false;
+                    }
+                    throw e;
+                }
+            });
+        }
+    }
+
     private void downloadCa(String url) throws IOException {
         HttpResponse<String> ca = send("GET", url.replaceFirst("^/api/v1", ""), null, null);
         assertThat(ca.statusCode()).as(ca.body()).isEqualTo(200);
@@ -577,6 +598,7 @@ class BrokersEndToEndIT {
                         && !s.ec2InstanceId().equals(victim.ec2InstanceId()) && "RUNNING".equals(s.state())));
         await("the Degraded condition to clear", Duration.ofSeconds(60), () ->
                 condition(call("GET", "/instances/" + id, null).json(), "Degraded").get("status").asText().equals("False"));
+        awaitEveryBrokerAuthenticates(bootstrap, admin);
         assertThat(consumeAll(client(bootstrap, admin), TOPIC, "after-repair")).isEqualTo(RECORDS);
         mark("broker " + victim.nodeId() + " replaced and healthy; every record still readable");
     }
