@@ -31,6 +31,7 @@ public final class BrokerProcess {
     private volatile Process process;
     private volatile Instant startedAt;
     private volatile boolean stopping;
+    private volatile boolean restartRequested;
     private Thread supervisor;
 
     public BrokerProcess(List<String> command, Map<String, String> environment, File logFile, Duration maxBackoff,
@@ -80,6 +81,20 @@ public final class BrokerProcess {
             if (stopping) {
                 return;
             }
+            if (restartRequested) {
+                synchronized (this) {
+                    restartRequested = false;
+                    if (stopping) {
+                        return;
+                    }
+                    try {
+                        launch();
+                    } catch (IOException e) {
+                        LOG.error("broker restart failed: {}", e.getMessage());
+                    }
+                }
+                continue;
+            }
             Duration up = Duration.between(startedAt, Instant.now());
             if (up.compareTo(stableAfter) >= 0) {
                 backoffMs = 1000;
@@ -128,6 +143,23 @@ public final class BrokerProcess {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Restarts the broker on purpose: a controlled shutdown (as {@link #stop()}), then the same command at once. Not
+     * counted among {@link #restarts()}, which are the broker's own exits.
+     */
+    public void restart() {
+        Process p;
+        synchronized (this) {
+            if (stopping || process == null) {
+                return;
+            }
+            restartRequested = true;
+            p = process;
+        }
+        LOG.info("restarting the broker");
+        terminate(p);
     }
 
     private void terminate(Process p) {

@@ -1,5 +1,7 @@
 package dev.keel.broker.agent;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * told to re-read it: {@code incrementalAlterConfigs} on its own BROKER resource sets
  * {@code listener.name.<listener>.ssl.keystore.location} (the same path) for every TLS listener it serves. Kafka
  * rebuilds a listener's SSL engine when its keystore file changed; open connections keep their sessions, new
- * handshakes present the new certificate. Checked on the report schedule; a failed step is tried again next time.
+ * handshakes present the new certificate. The broker's connections to the controllers keep the certificate it started
+ * with, so it restarts onto the new one in its slot before the old one expires ({@link BrokerRestartSchedule}).
+ * Checked on the report schedule; a failed step is tried again next time.
  */
 final class CertificateRotation {
     private static final Logger LOG = LoggerFactory.getLogger(CertificateRotation.class);
@@ -29,13 +33,22 @@ final class CertificateRotation {
     private final BrokerAdminConnection admin;
     private final int nodeId;
     private final List<String> listeners;
+    private final Runnable restartBroker;
+    private final Clock clock;
     private boolean reloadPending;
+    /** When the certificate the broker process started with expires. */
+    private Instant startedWithExpiry;
+    private Instant restartAt;
 
-    CertificateRotation(BrokerCertificates certificates, BrokerAdminConnection admin, int nodeId, boolean controller) {
+    CertificateRotation(BrokerCertificates certificates, BrokerAdminConnection admin, int nodeId, boolean controller,
+                        Runnable restartBroker, Clock clock) {
         this.certificates = certificates;
         this.admin = admin;
         this.nodeId = nodeId;
         this.listeners = BrokerConfigRenderer.tlsListeners(controller);
+        this.restartBroker = restartBroker;
+        this.clock = clock;
+        this.startedWithExpiry = certificates.current().getNotAfter().toInstant();
     }
 
     /** One check: renews when due, then has the broker reload the keystore (again, until it has). */
@@ -49,6 +62,14 @@ final class CertificateRotation {
             if (reloadPending) {
                 reload();
                 reloadPending = false;
+                restartAt = BrokerRestartSchedule.restartAt(clock.instant(), startedWithExpiry, nodeId);
+                LOG.info("broker {} restarts onto its renewed certificate at {}, before the one it started with expires"
+                        + " ({})", nodeId, restartAt, startedWithExpiry);
+            }
+            if (restartAt != null && !clock.instant().isBefore(restartAt)) {
+                restartBroker.run();
+                startedWithExpiry = certificates.current().getNotAfter().toInstant();
+                restartAt = null;
             }
         } catch (BrokerCertificates.Unavailable e) {
             LOG.warn("certificate renewal: the control plane did not answer ({}); trying again", e.getMessage());

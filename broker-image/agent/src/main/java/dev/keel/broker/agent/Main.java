@@ -201,7 +201,7 @@ public final class Main {
         });
         if (certificates != null) {
             CertificateRotation rotation = new CertificateRotation(certificates, admin, self.nodeId(),
-                    BrokerConfigRenderer.isController(spec, self.nodeId()));
+                    BrokerConfigRenderer.isController(spec, self.nodeId()), broker::restart, Clock.systemUTC());
             renewals.scheduleWithFixedDelay(rotation::tick, interval, interval, TimeUnit.SECONDS);
         }
         // Users and ACLs exist only where clients authenticate: topics only on plaintext listeners.

@@ -64,6 +64,24 @@ class BrokerProcessTest {
         assertThat(p.pid()).as("no other broker process was started").isEqualTo(pid);
     }
 
+    @Test
+    void restartStopsTheBrokerAndStartsItAgainAtOnceWithoutCountingACrash() throws Exception {
+        Path starts = dir.resolve("starts");
+        BrokerProcess p = new BrokerProcess(brokerThat(starts, "exec sleep 300"), Map.of(),
+                dir.resolve("broker.log").toFile(), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(5));
+        p.start();
+        await("the first start", Duration.ofSeconds(10), () -> startTimes(starts).size() == 1);
+        long first = p.pid();
+
+        p.restart();
+        await("a second start", Duration.ofSeconds(10), () -> startTimes(starts).size() == 2);
+        assertThat(ProcessHandle.of(first).map(ProcessHandle::isAlive).orElse(false)).as("the first broker").isFalse();
+        await("the new broker running", Duration.ofSeconds(10), () -> p.isAlive() && p.pid() != first);
+        assertThat(p.restarts()).as("a restart asked for is no crash").isZero();
+        p.stop();
+        assertThat(p.isAlive()).isFalse();
+    }
+
     /** A broker command that appends its start time (epoch nanoseconds) to {@code starts}, then runs {@code script}. */
     private static List<String> brokerThat(Path starts, String script) {
         return List.of("sh", "-c", "date +%s%N >> '" + starts + "'; " + script);

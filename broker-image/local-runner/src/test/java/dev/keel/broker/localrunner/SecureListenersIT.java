@@ -61,12 +61,12 @@ class SecureListenersIT {
     private static final String TEST = "SecureListenersIT";
     private static final String TOKEN = "in-test-instance-token";
     /**
-     * Valid for 10 minutes from issue, having begun 17 minutes before: a third of 27 minutes is left 1 minute after
-     * issue, when the agent renews. No certificate expires during the test: a broker's own connections to the
-     * controllers keep the certificate it started with (see broker-image/README.md, "Secure listeners").
+     * Valid for 6 hours from issue, having begun 717 minutes before: a third of 1,077 minutes is left 1 minute after
+     * issue, when the agent renews. No certificate expires during the test, and no broker restarts onto its renewed
+     * certificate during it either: the first slot (BrokerRestartSchedule) comes about 10 minutes after a renewal.
      */
-    private static final Duration AHEAD = Duration.ofMinutes(10);
-    private static final Duration BEHIND = Duration.ofMinutes(17);
+    private static final Duration AHEAD = Duration.ofHours(6);
+    private static final Duration BEHIND = Duration.ofMinutes(717);
 
     @TempDir
     Path state;
