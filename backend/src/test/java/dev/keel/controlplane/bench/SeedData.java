@@ -53,8 +53,9 @@ final class SeedData {
                          INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                                 zone_count, wal_type, aku, fsx_throughput_mbps, fsx_count, broker_version,
                                                 catalog_version, inventory, conditions, created_at, updated_at, deleted_at,
-                                                s3_gateway_endpoint)
-                         VALUES (?, ?, ?, ?, 'us-east-1', ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, 1, ?::jsonb, ?::jsonb, ?, ?, ?, 'CREATE')
+                                                s3_gateway_endpoint, listener_security)
+                         VALUES (?, ?, ?, ?, 'us-east-1', ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, 1, ?::jsonb, ?::jsonb, ?, ?, ?, 'CREATE',
+                                 'SASL_SSL')
                          """);
                  Batch operation = new Batch(connection, """
                          INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, previous_state,

@@ -128,10 +128,10 @@ final class MeteredBuyers {
         jdbc.sql("""
                 INSERT INTO instances (id, organization_id, cloud_account_id, name, region, state, vpc_id, subnets,
                                        zone_count, wal_type, aku, broker_version, catalog_version,
-                                       s3_gateway_endpoint)
+                                       s3_gateway_endpoint, listener_security)
                 VALUES (?, ?, ?, 'metered', 'us-east-1', 'RUNNING', 'vpc-0a1b2c3d4e5f67890',
                         '[{"availabilityZone": "us-east-1a", "subnetId": "subnet-00000000000000000"}]', 1, 'S3', 6,
-                        '1.6.0', 1, 'NONE')
+                        '1.6.0', 1, 'NONE', 'SASL_SSL')
                 """).params(instance, organization, cloudAccount).update();
         jdbc.sql("""
                 INSERT INTO capacity_periods (instance_id, organization_id, aku, started_at, ended_at)
