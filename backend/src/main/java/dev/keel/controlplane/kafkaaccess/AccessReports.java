@@ -49,6 +49,8 @@ class AccessReports {
         }
         Instant now = clock.instant();
         transactions.executeWithoutResult(tx -> {
+            // Taken first, as a topic change through the API takes it: what that change reads cannot move under it.
+            topics.lockTopics(instance.id());
             report.users().forEach(user -> user(instance, user));
             report.acls().forEach(acl -> acl(instance, acl));
             for (AccessReport.TopicChange change : report.topicChanges()) {

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
@@ -36,6 +37,7 @@ class KafkaTopics {
     private final TopicRows rows;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final TransactionTemplate snapshots;
 
     KafkaTopics(AccessibleInstances access, Instances instances, TopicRows rows, AuditLog audit,
                 TransactionTemplate transactions) {
@@ -44,20 +46,25 @@ class KafkaTopics {
         this.rows = rows;
         this.audit = audit;
         this.transactions = transactions;
+        // The inventory and the changes are read in one snapshot: an agent's report moves a topic's create into the
+        // inventory in one commit, which two reads in their own snapshots can straddle and see the topic in neither.
+        this.snapshots = new TransactionTemplate(transactions.getTransactionManager());
+        this.snapshots.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        this.snapshots.setReadOnly(true);
     }
 
     Page<KafkaTopic> list(Caller caller, UUID instanceId, String cursor, Integer limit) {
         String after = NameCursor.decode(cursor);
         int size = Cursor.limit(limit);
         Instance instance = access.toRead(caller, instanceId);
-        List<KafkaTopic> topics = new ArrayList<>(topics(instance.id()).values());
+        List<KafkaTopic> topics = new ArrayList<>(snapshots.execute(tx -> topics(instance.id())).values());
         topics.removeIf(topic -> after != null && topic.name().compareTo(after) <= 0);
         return NameCursor.page(topics.subList(0, Math.min(topics.size(), size + 1)), size, KafkaTopic::name);
     }
 
     KafkaTopic get(Caller caller, UUID instanceId, String name) {
         Instance instance = access.toRead(caller, instanceId);
-        return find(instance.id(), name).orElseThrow(() -> notFound(instanceId, name));
+        return snapshots.execute(tx -> find(instance.id(), name)).orElseThrow(() -> notFound(instanceId, name));
     }
 
     KafkaTopic create(Caller caller, UUID instanceId, KafkaTopicCreation request) {

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -422,6 +424,37 @@ class KafkaAccessApiTest extends ApiTest {
                 List.of(topic("orders", 12, Map.of("cleanup.policy", "compact")))));
         assertThat(api.get(topics(instanceId) + "/external").status()).isEqualTo(404);
         assertThat(api.get(topics(instanceId) + "?limit=1").json().get("nextCursor").isNull()).isFalse();
+    }
+
+    @Test
+    void aTopicNeverGoesMissingWhileTheAgentsReportMovesItsCreateIntoTheInventory() throws Exception {
+        String instanceId = instance();
+        AgentAccess agent = agent(instanceId);
+        List<Map<String, Object>> inventory = new ArrayList<>();
+        AtomicReference<String> reading = new AtomicReference<>();
+        List<String> missing = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofVirtual().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                String name = reading.get();
+                if (name != null && api.get(topics(instanceId) + "/" + name).status() == 404) {
+                    missing.add(name);
+                }
+            }
+        });
+        try {
+            for (int i = 0; i < 25; i++) {
+                String name = "t" + i;
+                assertThat(api.post(topics(instanceId), Map.of("name", name)).status()).isEqualTo(202);
+                reading.set(name);
+                String change = agent.pull().get("topicChanges").get(0).get("id").asString();
+                inventory.add(topic(name, 1, Map.of()));
+                agent.report(report(List.of(), List.of(), List.of(change(change, null)), inventory));
+            }
+        } finally {
+            reader.interrupt();
+            reader.join();
+        }
+        assertThat(missing).as("topics answered 404 between their create and the agent's report").isEmpty();
     }
 
     @Test
