@@ -90,7 +90,7 @@ class AccessReports {
             setUser(instance, reported.name(), AccessStatus.ACTIVE, reported.error(), false, version, restored);
             if (restored) {
                 audit.recordSystem(instance.organizationId(), COMPONENT, "kafka-user.restored", KafkaUsers.AUDIT_TYPE,
-                        KafkaUsers.auditId(instance.id(), reported.name()), null,
+                        NamedItemAuditId.of(instance.id(), reported.name()), null,
                         users.find(instance.id(), reported.name()).orElseThrow());
             }
         } else if (!reported.present()) {

@@ -47,7 +47,7 @@ class DefaultAdmin implements DefaultKafkaUser {
         }
         String password = passwords.generate();
         KafkaUser user = users.insert(instance.id(), NAME, password).orElseThrow();
-        audit.record(caller, "kafka-user.create", KafkaUsers.AUDIT_TYPE, KafkaUsers.auditId(instance.id(), NAME), null, user);
+        audit.record(caller, "kafka-user.create", KafkaUsers.AUDIT_TYPE, NamedItemAuditId.of(instance.id(), NAME), null, user);
         for (KafkaAclCreation binding : ACLS) {
             KafkaAcl acl = acls.insert(instance.id(), binding).orElseThrow();
             audit.record(caller, "kafka-acl.create", KafkaAcls.AUDIT_TYPE, acl.id(), null, acl);

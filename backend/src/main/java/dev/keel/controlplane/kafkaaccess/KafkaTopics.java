@@ -94,7 +94,7 @@ class KafkaTopics {
             rows.insert(instance.id(), name, TopicRows.Action.CREATE,
                     request.partitions() == null ? 1 : request.partitions(), request.replicationFactor(), request.configs());
             KafkaTopic created = find(instance.id(), name).orElseThrow();
-            audit.record(caller, "kafka-topic.create", AUDIT_TYPE, KafkaUsers.auditId(instanceId, name), null, created);
+            audit.record(caller, "kafka-topic.create", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), null, created);
             return created;
         });
     }
@@ -124,7 +124,7 @@ class KafkaTopics {
             }
             rows.insert(instance.id(), name, TopicRows.Action.UPDATE, update.partitions(), null, update.configs());
             KafkaTopic after = find(instance.id(), name).orElseThrow();
-            audit.record(caller, "kafka-topic.update", AUDIT_TYPE, KafkaUsers.auditId(instanceId, name), before, after);
+            audit.record(caller, "kafka-topic.update", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
             return after;
         });
     }
@@ -139,7 +139,7 @@ class KafkaTopics {
             }
             rows.insert(instance.id(), name, TopicRows.Action.DELETE, null, null, null);
             KafkaTopic after = find(instance.id(), name).orElseThrow();
-            audit.record(caller, "kafka-topic.delete", AUDIT_TYPE, KafkaUsers.auditId(instanceId, name), before, after);
+            audit.record(caller, "kafka-topic.delete", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
             return after;
         });
     }

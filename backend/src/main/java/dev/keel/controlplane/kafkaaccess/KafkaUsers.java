@@ -65,7 +65,7 @@ class KafkaUsers {
             String password = passwords.generate();
             KafkaUser user = rows.insert(instance.id(), name, password).orElseThrow(() -> ApiException.of(
                     ProblemType.NAME_TAKEN, "name", "Instance " + instanceId + " already has a Kafka user " + name + "."));
-            audit.record(caller, "kafka-user.create", AUDIT_TYPE, auditId(instanceId, name), null, user);
+            audit.record(caller, "kafka-user.create", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), null, user);
             return new Credentials(user, password);
         });
     }
@@ -80,7 +80,7 @@ class KafkaUsers {
             }
             String password = passwords.generate();
             KafkaUser after = rows.rotate(before, instance.id(), password);
-            audit.record(caller, "kafka-user.rotate-password", AUDIT_TYPE, auditId(instanceId, name), before, after);
+            audit.record(caller, "kafka-user.rotate-password", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
             return new Credentials(after, password);
         });
     }
@@ -93,14 +93,9 @@ class KafkaUsers {
                 return before;
             }
             KafkaUser after = rows.markDeleting(instance.id(), name);
-            audit.record(caller, "kafka-user.delete", AUDIT_TYPE, auditId(instanceId, name), before, after);
+            audit.record(caller, "kafka-user.delete", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
             return after;
         });
-    }
-
-    /** How audit events name an item of an instance that has a name (a user, a topic). */
-    static String auditId(UUID instanceId, String name) {
-        return instanceId + "/" + name;
     }
 
     private static ApiException notFound(UUID instanceId, String name) {
