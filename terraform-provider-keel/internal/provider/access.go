@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -79,14 +80,100 @@ func deref(s *string) string {
 	return *s
 }
 
-// splitID reads an import id of the form instance_id/rest.
-func splitID(id, rest string) (uuid.UUID, string, error) {
-	instance, tail, ok := strings.Cut(id, "/")
-	parsed, err := uuid.Parse(instance)
-	if !ok || err != nil || tail == "" {
-		return uuid.Nil, "", fmt.Errorf("%q is not INSTANCE_ID/%s", id, rest)
+// accessState is the state of a Kafka access resource (M, through its pointer S): what finds its object T in
+// the API, and what is set from it.
+type accessState[T, M any] interface {
+	*M
+	// key is the instance and the object's key (a name, an ACL's id) the state holds.
+	key() (uuid.UUID, string, error)
+	set(instance uuid.UUID, got *T)
+	waits() timeouts.Value
+}
+
+// planned is a Kafka access resource's plan at Create, with the instance it names and how long to wait; ok is
+// false once diags say why not.
+func planned[T, M any, S accessState[T, M]](ctx context.Context, req resource.CreateRequest, diags *diag.Diagnostics) (
+	plan S, instance uuid.UUID, timeout time.Duration, ok bool) {
+	plan = S(new(M))
+	diags.Append(req.Plan.Get(ctx, plan)...)
+	timeout, more := plan.waits().Create(ctx, defaultAccessTimeout)
+	diags.Append(more...)
+	if diags.HasError() {
+		return plan, uuid.Nil, 0, false
 	}
-	return parsed, tail, nil
+	instance, _, err := plan.key()
+	if err != nil {
+		diags.AddAttributeError(path.Root("instance_id"), "Invalid instance id", err.Error())
+		return plan, uuid.Nil, 0, false
+	}
+	return plan, instance, timeout, true
+}
+
+// readResource is a Kafka access resource's Read: the state set from the object as the API has it, or the
+// resource removed from the state once the object is gone.
+func readResource[T, M any, S accessState[T, M]](ctx context.Context, a accessAPI[T], req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m M
+	state := S(&m)
+	resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	instance, key, err := state.key()
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid instance id", err.Error())
+		return
+	}
+	got := a.read(ctx, instance, key, resp)
+	if got == nil {
+		return
+	}
+	state.set(instance, got)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// deleteResource is a Kafka access resource's Delete: asked, then waited for until the broker agent has removed
+// the object from the brokers.
+func deleteResource[T, M any, S accessState[T, M]](ctx context.Context, a accessAPI[T], req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m M
+	state := S(&m)
+	resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.waits().Delete(ctx, defaultAccessTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	instance, key, _ := state.key()
+	a.delete(ctx, instance, key, timeout, &resp.Diagnostics)
+}
+
+// splitID reads an import id INSTANCE_ID/KEY; parse, when given, checks the key and answers it as the API
+// writes it.
+func splitID(id, keyName string, parse func(string) (string, error)) (uuid.UUID, string, error) {
+	instance, key, ok := strings.Cut(id, "/")
+	parsed, err := uuid.Parse(instance)
+	if ok && err == nil && key != "" && parse != nil {
+		key, err = parse(key)
+	}
+	if !ok || err != nil || key == "" {
+		return uuid.Nil, "", fmt.Errorf("%q is not INSTANCE_ID/%s", id, keyName)
+	}
+	return parsed, key, nil
+}
+
+// importByKey reads an import id INSTANCE_ID/KEY into the state's id, instance_id and the key's attribute.
+func importByKey(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse,
+	keyName, attribute string, parse func(string) (string, error)) {
+	instance, key, err := splitID(req.ID, keyName, parse)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("instance_id"), instance.String())...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attribute), key)...)
 }
 
 // accessAPI is how a Kafka access resource reaches its object in the API: by the instance and a key (a
@@ -126,11 +213,15 @@ func (a accessAPI[T]) settle(ctx context.Context, instance uuid.UUID, key string
 	return got
 }
 
-// settleInto settles the object, then stores the model set from it in state.
-func (a accessAPI[T]) settleInto(ctx context.Context, instance uuid.UUID, key string, timeout time.Duration,
-	set func(*T) any, state *tfsdk.State, diags *diag.Diagnostics) {
+// storeThenSettle stores the state as the API answered the change, so that a wait that fails leaves the object
+// tracked (tainted), never asked for twice; then waits for the broker agent and stores the object as it settled.
+func storeThenSettle[T, M any, S accessState[T, M]](ctx context.Context, a accessAPI[T], m S, timeout time.Duration,
+	state *tfsdk.State, diags *diag.Diagnostics) {
+	diags.Append(state.Set(ctx, m)...)
+	instance, key, _ := m.key()
 	if got := a.settle(ctx, instance, key, timeout, diags); got != nil {
-		diags.Append(state.Set(ctx, set(got))...)
+		m.set(instance, got)
+		diags.Append(state.Set(ctx, m)...)
 	}
 }
 

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -52,13 +53,20 @@ func TestPasswordVersionRotatesOnlyWhenItChanges(t *testing.T) {
 
 func TestImportIDsNameTheInstanceAndTheObject(t *testing.T) {
 	instance := uuid.New()
-	got, name, err := splitID(instance.String()+"/orders.v1", "NAME")
+	got, name, err := splitID(instance.String()+"/orders.v1", "NAME", nil)
 	if err != nil || got != instance || name != "orders.v1" {
 		t.Errorf("split gave %v %q %v", got, name, err)
 	}
 	for _, bad := range []string{"orders", instance.String(), instance.String() + "/", "not-an-id/orders"} {
-		if _, _, err := splitID(bad, "NAME"); err == nil {
+		if _, _, err := splitID(bad, "NAME", nil); err == nil {
 			t.Errorf("%q was taken as an import id", bad)
 		}
+	}
+	acl := uuid.New()
+	if _, key, err := splitID(instance.String()+"/"+strings.ToUpper(acl.String()), "ACL_ID", parseACLID); err != nil || key != acl.String() {
+		t.Errorf("an ACL's import id gave %q %v, want %q", key, err, acl)
+	}
+	if _, _, err := splitID(instance.String()+"/orders", "ACL_ID", parseACLID); err == nil || !strings.Contains(err.Error(), "INSTANCE_ID/ACL_ID") {
+		t.Errorf("an ACL's import id with a name was taken (%v)", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -91,14 +90,13 @@ func (m *kafkaACLModel) set(instance uuid.UUID, acl *api.KafkaAcl) {
 	m.Status = types.StringValue(string(acl.Status))
 }
 
-// ids are the instance's and the ACL's ids the state holds.
-func (m *kafkaACLModel) ids() (uuid.UUID, uuid.UUID, error) {
+func (m *kafkaACLModel) key() (uuid.UUID, string, error) {
 	instance, err := uuid.Parse(m.InstanceID.ValueString())
-	if err != nil {
-		return instance, uuid.Nil, err
-	}
-	acl, err := uuid.Parse(m.ACLID.ValueString())
-	return instance, acl, err
+	return instance, m.ACLID.ValueString(), err
+}
+
+func (m *kafkaACLModel) waits() timeouts.Value {
+	return m.Timeouts
 }
 
 // access reaches the ACL in the API by its id.
@@ -121,16 +119,8 @@ func (r *kafkaACLResource) access() accessAPI[api.KafkaAcl] {
 }
 
 func (r *kafkaACLResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan kafkaACLModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	timeout, diags := plan.Timeouts.Create(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, err := uuid.Parse(plan.InstanceID.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("instance_id"), "Invalid instance id", err.Error())
+	plan, instance, timeout, ok := planned[api.KafkaAcl, kafkaACLModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	host := plan.Host.ValueString()
@@ -148,32 +138,12 @@ func (r *kafkaACLResource) Create(ctx context.Context, req resource.CreateReques
 		addError(&resp.Diagnostics, "Creating the ACL failed", err)
 		return
 	}
-	// Stored before waiting, so that a wait that fails leaves the ACL tracked (tainted), never created twice.
 	plan.set(instance, created.JSON201)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.access().settleInto(ctx, instance, created.JSON201.Id.String(), timeout, func(got *api.KafkaAcl) any {
-		plan.set(instance, got)
-		return &plan
-	}, &resp.State, &resp.Diagnostics)
+	storeThenSettle(ctx, r.access(), plan, timeout, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaACLResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m kafkaACLModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, acl, err := m.ids()
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid ACL id", err.Error())
-		return
-	}
-	got := r.access().read(ctx, instance, acl.String(), resp)
-	if got == nil {
-		return
-	}
-	m.set(instance, got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readResource[api.KafkaAcl, kafkaACLModel](ctx, r.access(), req, resp)
 }
 
 // Update changes only the timeouts: every other attribute replaces the ACL.
@@ -189,25 +159,15 @@ func (r *kafkaACLResource) Update(ctx context.Context, req resource.UpdateReques
 }
 
 func (r *kafkaACLResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state kafkaACLModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, diags := state.Timeouts.Delete(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, acl, _ := state.ids()
-	r.access().delete(ctx, instance, acl.String(), timeout, &resp.Diagnostics)
+	deleteResource[api.KafkaAcl, kafkaACLModel](ctx, r.access(), req, resp)
 }
 
 func (r *kafkaACLResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	instance, rest, err := splitID(req.ID, "ACL_ID")
-	acl, aclErr := uuid.Parse(rest)
-	if err != nil || aclErr != nil {
-		resp.Diagnostics.AddError("Invalid import id", "\""+req.ID+"\" is not INSTANCE_ID/ACL_ID")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("instance_id"), instance.String())...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("acl_id"), acl.String())...)
+	importByKey(ctx, req, resp, "ACL_ID", "acl_id", parseACLID)
+}
+
+// parseACLID takes an ACL's id in any form uuid reads, and answers it as the API writes it.
+func parseACLID(key string) (string, error) {
+	id, err := uuid.Parse(key)
+	return id.String(), err
 }

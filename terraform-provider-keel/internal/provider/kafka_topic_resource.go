@@ -138,8 +138,13 @@ func (m *kafkaTopicModel) set(instance uuid.UUID, t *api.KafkaTopic) {
 	m.Status = types.StringValue(string(t.Status))
 }
 
-func (m *kafkaTopicModel) instance() (uuid.UUID, error) {
-	return uuid.Parse(m.InstanceID.ValueString())
+func (m *kafkaTopicModel) key() (uuid.UUID, string, error) {
+	instance, err := uuid.Parse(m.InstanceID.ValueString())
+	return instance, m.Name.ValueString(), err
+}
+
+func (m *kafkaTopicModel) waits() timeouts.Value {
+	return m.Timeouts
 }
 
 // access reaches the topic in the API by its name.
@@ -162,16 +167,8 @@ func (r *kafkaTopicResource) access() accessAPI[api.KafkaTopic] {
 }
 
 func (r *kafkaTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan kafkaTopicModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	timeout, diags := plan.Timeouts.Create(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, err := plan.instance()
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("instance_id"), "Invalid instance id", err.Error())
+	plan, instance, timeout, ok := planned[api.KafkaTopic, kafkaTopicModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	partitions := int(plan.Partitions.ValueInt64())
@@ -185,32 +182,12 @@ func (r *kafkaTopicResource) Create(ctx context.Context, req resource.CreateRequ
 		addError(&resp.Diagnostics, "Creating the topic failed", err)
 		return
 	}
-	// Stored before waiting, so that a wait that fails leaves the topic tracked (tainted), never created twice.
 	plan.set(instance, created.JSON202)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.access().settleInto(ctx, instance, plan.Name.ValueString(), timeout, func(got *api.KafkaTopic) any {
-		plan.set(instance, got)
-		return &plan
-	}, &resp.State, &resp.Diagnostics)
+	storeThenSettle(ctx, r.access(), plan, timeout, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m kafkaTopicModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, err := m.instance()
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid instance id", err.Error())
-		return
-	}
-	got := r.access().read(ctx, instance, m.Name.ValueString(), resp)
-	if got == nil {
-		return
-	}
-	m.set(instance, got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readResource[api.KafkaTopic, kafkaTopicModel](ctx, r.access(), req, resp)
 }
 
 func (r *kafkaTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -230,39 +207,20 @@ func (r *kafkaTopicResource) Update(ctx context.Context, req resource.UpdateRequ
 		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
 		return
 	}
-	instance, _ := state.instance()
+	instance, _, _ := state.key()
 	updated, err := client.UpdateTopic(ctx, r.api, instance, state.Name.ValueString(), "", patch)
 	if err != nil {
 		addError(&resp.Diagnostics, "Changing the topic failed", err)
 		return
 	}
 	next.set(instance, updated.JSON202)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
-	r.access().settleInto(ctx, instance, next.Name.ValueString(), timeout, func(got *api.KafkaTopic) any {
-		next.set(instance, got)
-		return &next
-	}, &resp.State, &resp.Diagnostics)
+	storeThenSettle(ctx, r.access(), &next, timeout, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state kafkaTopicModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, diags := state.Timeouts.Delete(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, _ := state.instance()
-	r.access().delete(ctx, instance, state.Name.ValueString(), timeout, &resp.Diagnostics)
+	deleteResource[api.KafkaTopic, kafkaTopicModel](ctx, r.access(), req, resp)
 }
 
 func (r *kafkaTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	instance, name, err := splitID(req.ID, "NAME")
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import id", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("instance_id"), instance.String())...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	importByKey(ctx, req, resp, "NAME", "name", nil)
 }

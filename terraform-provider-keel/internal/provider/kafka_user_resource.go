@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -102,8 +101,13 @@ func (m *kafkaUserModel) set(instance uuid.UUID, u *api.KafkaUser) {
 	m.Status = types.StringValue(string(u.Status))
 }
 
-func (m *kafkaUserModel) instance() (uuid.UUID, error) {
-	return uuid.Parse(m.InstanceID.ValueString())
+func (m *kafkaUserModel) key() (uuid.UUID, string, error) {
+	instance, err := uuid.Parse(m.InstanceID.ValueString())
+	return instance, m.Name.ValueString(), err
+}
+
+func (m *kafkaUserModel) waits() timeouts.Value {
+	return m.Timeouts
 }
 
 // access reaches the user in the API by its name.
@@ -126,16 +130,8 @@ func (r *kafkaUserResource) access() accessAPI[api.KafkaUser] {
 }
 
 func (r *kafkaUserResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan kafkaUserModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	timeout, diags := plan.Timeouts.Create(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, err := plan.instance()
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("instance_id"), "Invalid instance id", err.Error())
+	plan, instance, timeout, ok := planned[api.KafkaUser, kafkaUserModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	created, err := r.api.CreateKafkaUserWithResponse(ctx, instance, &api.CreateKafkaUserParams{IdempotencyKey: client.IdempotencyKey("")},
@@ -144,33 +140,14 @@ func (r *kafkaUserResource) Create(ctx context.Context, req resource.CreateReque
 		addError(&resp.Diagnostics, "Creating the Kafka user failed", err)
 		return
 	}
-	// Stored before waiting: the password is shown once, and a wait that fails must not lose it.
+	// The password is shown once: stored before the wait, a wait that fails does not lose it.
 	plan.set(instance, &created.JSON201.User)
 	plan.Password = types.StringValue(created.JSON201.Password)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.access().settleInto(ctx, instance, plan.Name.ValueString(), timeout, func(got *api.KafkaUser) any {
-		plan.set(instance, got)
-		return &plan
-	}, &resp.State, &resp.Diagnostics)
+	storeThenSettle(ctx, r.access(), plan, timeout, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaUserResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m kafkaUserModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, err := m.instance()
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid instance id", err.Error())
-		return
-	}
-	got := r.access().read(ctx, instance, m.Name.ValueString(), resp)
-	if got == nil {
-		return
-	}
-	m.set(instance, got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readResource[api.KafkaUser, kafkaUserModel](ctx, r.access(), req, resp)
 }
 
 func (r *kafkaUserResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -189,7 +166,7 @@ func (r *kafkaUserResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
 		return
 	}
-	instance, _ := state.instance()
+	instance, _, _ := state.key()
 	rotated, err := r.api.RotateKafkaUserPasswordWithResponse(ctx, instance, state.Name.ValueString(),
 		&api.RotateKafkaUserPasswordParams{IdempotencyKey: client.IdempotencyKey("")})
 	if err != nil {
@@ -198,32 +175,13 @@ func (r *kafkaUserResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	next.set(instance, &rotated.JSON200.User)
 	next.Password = types.StringValue(rotated.JSON200.Password)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
-	r.access().settleInto(ctx, instance, next.Name.ValueString(), timeout, func(got *api.KafkaUser) any {
-		next.set(instance, got)
-		return &next
-	}, &resp.State, &resp.Diagnostics)
+	storeThenSettle(ctx, r.access(), &next, timeout, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kafkaUserResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state kafkaUserModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, diags := state.Timeouts.Delete(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	instance, _ := state.instance()
-	r.access().delete(ctx, instance, state.Name.ValueString(), timeout, &resp.Diagnostics)
+	deleteResource[api.KafkaUser, kafkaUserModel](ctx, r.access(), req, resp)
 }
 
 func (r *kafkaUserResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	instance, name, err := splitID(req.ID, "NAME")
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import id", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("instance_id"), instance.String())...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	importByKey(ctx, req, resp, "NAME", "name", nil)
 }
