@@ -51,23 +51,29 @@ class MetricsStore {
                     .update();
         }
         BrokerReport.Health health = report.health();
+        // The report before is read and replaced in one statement: both sub-statements see the same snapshot, and
+        // FOR UPDATE makes a concurrent report of the same broker wait for this one and then read what it wrote.
         boolean wasServing = jdbc.sql("""
-                        SELECT listener_up AND ec2_instance_id IS NOT DISTINCT FROM ? FROM broker_reports
-                        WHERE instance_id = ? AND node_id = ? FOR UPDATE
+                        WITH before AS (
+                            SELECT listener_up AND ec2_instance_id IS NOT DISTINCT FROM :ec2 AS serving FROM broker_reports
+                            WHERE instance_id = :instance AND node_id = :node FOR UPDATE
+                        ), upsert AS (
+                            INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up,
+                                                        quorum_ok, detail, ec2_instance_id)
+                            VALUES (:instance, :node, :at, :address, :processUp, :listenerUp, :quorumOk, :detail, :ec2)
+                            ON CONFLICT (instance_id, node_id) DO UPDATE
+                            SET reported_at = excluded.reported_at, address = excluded.address,
+                                process_up = excluded.process_up, listener_up = excluded.listener_up,
+                                quorum_ok = excluded.quorum_ok, detail = excluded.detail,
+                                ec2_instance_id = excluded.ec2_instance_id
+                        )
+                        SELECT COALESCE((SELECT serving FROM before), false)
                         """)
-                .params(report.ec2InstanceId(), instanceId, nodeId).query(Boolean.class).optional().orElse(false);
-        jdbc.sql("""
-                INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up, quorum_ok,
-                                            detail, ec2_instance_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (instance_id, node_id) DO UPDATE
-                SET reported_at = excluded.reported_at, address = excluded.address, process_up = excluded.process_up,
-                    listener_up = excluded.listener_up, quorum_ok = excluded.quorum_ok, detail = excluded.detail,
-                    ec2_instance_id = excluded.ec2_instance_id
-                """)
-                .params(instanceId, nodeId, Timestamp.from(at), report.address(), health.processUp(),
-                        health.listenerReachable(), health.controllerQuorumKnown(), report.detail(), report.ec2InstanceId())
-                .update();
+                .param("instance", instanceId).param("node", nodeId).param("at", Timestamp.from(at))
+                .param("address", report.address()).param("processUp", health.processUp())
+                .param("listenerUp", health.listenerReachable()).param("quorumOk", health.controllerQuorumKnown())
+                .param("detail", report.detail()).param("ec2", report.ec2InstanceId())
+                .query(Boolean.class).single();
         return health.listenerReachable() && !wasServing;
     }
 
