@@ -138,6 +138,34 @@ describe('update capacity modal', () => {
     expect(applyButton().isDisabled()).toBe(false);
   });
 
+  it('shows a capacity the API refuses on the AKU field, not as a failed load, and keeps Apply disabled', async () => {
+    const message = "The subscription's contract allows 4 AKU at once across the organization, and 10 AKU were asked.";
+    const refusal = {
+      type: 'https://keel.dev/problems/entitlement-exceeded',
+      title: 'Beyond the subscription',
+      status: 409,
+      detail: message,
+      errors: [{ field: 'aku', message }],
+    };
+    const api = fakeApi({
+      [estimatePath]: pricePerAku,
+      [planPath]: async (request: Request) => (((await request.json()) as { aku: number }).aku > 8 ? json(refusal, 409) : json(scaleOut)),
+    });
+    renderModal(api);
+    setAku('10');
+    const akuField = () => wrapper().findFormField('[data-testid="update-aku-field"]')!;
+    await waitFor(() => expect(screen.getByTestId('update-aku-modal').textContent).toContain('allows 4 AKU at once'));
+    expect(akuField().findError()!.getElement().textContent).toContain('allows 4 AKU at once');
+    expect(screen.queryByTestId('update-load-error')).toBeNull();
+    expect(screen.queryByTestId('plan')).toBeNull();
+    expect(applyButton().isDisabled()).toBe(true);
+
+    setAku('8');
+    await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toBe('(1 to create, 1 to update, 0 to delete)'));
+    expect(akuField().findError()).toBeNull();
+    await waitFor(() => expect(applyButton().isDisabled()).toBe(false));
+  });
+
   it('changes the FSx with the wizard’s capacity rules and patches only the FSx', async () => {
     const onStarted = vi.fn();
     const api = fakeApi({ [estimatePath]: pricePerAku, [planPath]: scaleOut, [patchPath]: () => json({ id: 'op-1' }, 202) });

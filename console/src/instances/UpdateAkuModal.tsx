@@ -35,6 +35,8 @@ const u = strings.detail.update;
 /** Plans and prices only the value typed last, not every keystroke on the way to it. */
 export const PLAN_DELAY_MS = 400;
 
+const FIELDS = ['aku', 'fsx', 'fsx.count', 'fsx.throughputMBps'];
+
 export function UpdateAkuModal({
   instance,
   etag,
@@ -56,7 +58,6 @@ export function UpdateAkuModal({
   const queryClient = useQueryClient();
   const { follow } = useNotifications();
   const errors = validateUpdate(draft, current, catalog);
-  const apiFields = mapFieldErrors(apiError, ['aku', 'fsx', 'fsx.count', 'fsx.throughputMBps']).fields;
   const valid = Object.keys(errors).length === 0;
   const patch = valid ? toUpdate(draft, current) : undefined;
   const settledPatch = useDebouncedValue(patch, PLAN_DELAY_MS);
@@ -70,7 +71,12 @@ export function UpdateAkuModal({
   // What Apply would rest on: today's cost and, for a change, its cost and plan. One message says what failed,
   // and Apply waits until all of it is in.
   const loads = settledPatch ? [currentCost, proposedCost, plan] : [currentCost];
-  const failed = loads.filter((q) => q.isError);
+  // A plan the API refuses on a field (a capacity the contract, the budget or the trial does not allow) is an
+  // answer, not a failed load: its reason goes on the field, as Apply's would, where no Retry is offered.
+  const refusal = mapFieldErrors(plan.error, FIELDS).fields;
+  const refused = Object.keys(refusal).length > 0;
+  const apiFields = { ...refusal, ...mapFieldErrors(apiError, FIELDS).fields };
+  const failed = loads.filter((q) => q.isError && !(q === plan && refused));
   const waiting = patch !== undefined && (JSON.stringify(settledPatch) !== JSON.stringify(patch) || loads.some((q) => q.isPending));
 
   const apply = async () => {
@@ -103,12 +109,13 @@ export function UpdateAkuModal({
         label: u.apply,
         testId: 'update-aku-apply',
         loading: update.isPending,
-        disabled: patch !== undefined && (failed.length > 0 || waiting),
+        disabled: patch !== undefined && (failed.length > 0 || waiting || refused),
         onConfirm: () => void apply(),
       }}
     >
       <SpaceBetween size="l">
         <FormField
+          data-testid="update-aku-field"
           label={u.aku}
           constraintText={strings.wizard.storage.akuHint(catalog.aku.min, catalog.aku.max, catalog.aku.writeMiBps, catalog.aku.readMiBps)}
           errorText={shown('aku')}
@@ -148,7 +155,7 @@ export function UpdateAkuModal({
           />
         )}
         <CostChange current={currentCost} proposed={patch ? proposedCost : undefined} />
-        {patch && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" errorShown />}
+        {patch && !refused && <PlanView query={plan} description={strings.plan.updateDescription} variant="embedded" errorShown />}
         {apiError instanceof ApiError && apiError.status === 412 && <Alert type="warning">{u.stale}</Alert>}
         {apiError !== null && !(apiError instanceof ApiError && (apiError.status === 412 || apiError.fieldErrors.length > 0)) && (
           <Alert type="error">{describeError(apiError)}</Alert>
