@@ -70,14 +70,15 @@ public final class AwsApiEmulator implements AutoCloseable {
         }
     }
 
-    /** Who is calling, as far as the emulator cares: the region and account of the request's signature. */
-    record Caller(String region, String accountId) {
+    /** Who is calling, as far as the emulator cares: the access key, region and account of the request's signature. */
+    record Caller(String accessKey, String region, String accountId) {
     }
 
     private final HttpServer server;
     private final ExecutorService executor;
     private final Fsx fsx;
     private final Marketplace marketplace;
+    private final Throttles throttles = new Throttles();
 
     private AwsApiEmulator(HttpServer server, ExecutorService executor, Fsx fsx, Marketplace marketplace) {
         this.server = server;
@@ -165,6 +166,7 @@ public final class AwsApiEmulator implements AutoCloseable {
             String operation = target.substring(target.indexOf('.') + 1);
             JsonNode request = Json.parse(body);
             Caller caller = caller(exchange);
+            throttles.check(caller.accessKey(), operation);
             JsonNode response = switch (prefix) {
                 case Fsx.TARGET_PREFIX -> fsx.call(operation, request, caller);
                 case Marketplace.METERING_PREFIX -> marketplace.metering(operation, request, caller);
@@ -192,10 +194,10 @@ public final class AwsApiEmulator implements AutoCloseable {
             if (matcher.find()) {
                 String accessKey = matcher.group(1);
                 String account = TWELVE_DIGITS.matcher(accessKey).matches() ? accessKey : DEFAULT_ACCOUNT;
-                return new Caller(matcher.group(2), account);
+                return new Caller(accessKey, matcher.group(2), account);
             }
         }
-        return new Caller("us-east-1", DEFAULT_ACCOUNT);
+        return new Caller("", "us-east-1", DEFAULT_ACCOUNT);
     }
 
     // ------------------------------------------------------------------ admin API
@@ -217,6 +219,7 @@ public final class AwsApiEmulator implements AutoCloseable {
                 case "POST /_emulator/reset" -> {
                     fsx.reset();
                     marketplace.reset();
+                    throttles.reset();
                     response = Json.object().put("reset", true);
                 }
                 case "POST /_emulator/marketplace/customers" -> {
@@ -232,6 +235,10 @@ public final class AwsApiEmulator implements AutoCloseable {
                 case "GET /_emulator/marketplace/meter-records" ->
                         response = marketplace.meterRecords(query.get("productCode"), query.get("customerIdentifier"));
                 case "GET /_emulator/fsx/file-systems" -> response = fsx.dump();
+                case "POST /_emulator/throttles" -> {
+                    response = throttles.arm(parseAdmin(body));
+                    status = 201;
+                }
                 default -> {
                     sendJson(exchange, 404, adminError("no such admin endpoint: " + method + " " + path));
                     return;

@@ -104,6 +104,33 @@ class MarketplaceEmulatorTest {
     }
 
     @Test
+    void aThrottledCallerIsAnsweredThrottlingForTheCallsArmedAndThenServed() throws Exception {
+        admin("POST", "/_emulator/throttles", """
+                {"accessKeyId": "test", "operation": "ResolveCustomer", "calls": 2}
+                """);
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> metering.resolveCustomer(r -> r.registrationToken("token-acme")))
+                    .isInstanceOfSatisfying(MarketplaceMeteringException.class, e -> {
+                        assertThat(e.isThrottlingException()).as("the SDK sees throttling").isTrue();
+                        assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
+                    });
+        }
+        assertThat(metering.resolveCustomer(r -> r.registrationToken("token-acme")).customerIdentifier())
+                .isEqualTo("cust-acme");
+
+        admin("POST", "/_emulator/throttles", """
+                {"accessKeyId": "someone-else", "operation": "ResolveCustomer", "calls": 5}
+                """);
+        assertThat(metering.resolveCustomer(r -> r.registrationToken("token-acme")).customerIdentifier())
+                .as("another caller's throttle").isEqualTo("cust-acme");
+        HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(emulator.endpoint().resolve("/_emulator/throttles"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"operation\": \"ResolveCustomer\", \"calls\": -1}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("accessKeyId");
+    }
+
+    @Test
     void resolveCustomerRejectsAnUnknownToken() {
         assertThatThrownBy(() -> metering.resolveCustomer(r -> r.registrationToken("forged")))
                 .isInstanceOfSatisfying(InvalidTokenException.class, e -> {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.keel.marketplace.EmulatorThrottles;
 import dev.keel.marketplace.MarketplaceClients;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -109,6 +110,23 @@ class BuyerResolverIT {
             assertThat(new BuyerResolver(unreachable.metering(), PRODUCT).resolve("any"))
                     .isInstanceOfSatisfying(Resolution.Refused.class,
                             refused -> assertThat(refused.reason()).isEqualTo(Resolution.Reason.UNAVAILABLE));
+        }
+    }
+
+    @Test
+    void aBuyerArrivingWhileAwsThrottlesIsToTryAgainNotRefused() throws Exception {
+        String token = mint(PRODUCT, null).get("registrationToken").stringValue();
+        EmulatorThrottles caller = new EmulatorThrottles(emulator);
+        caller.throttle("ResolveCustomer", 100);
+        try (MarketplaceClients throttled = caller.clients()) {
+            BuyerResolver resolving = new BuyerResolver(throttled.metering(), PRODUCT);
+            assertThat(resolving.resolve(token)).isInstanceOfSatisfying(Resolution.Refused.class, refused -> {
+                assertThat(refused.reason()).isEqualTo(Resolution.Reason.UNAVAILABLE);
+                assertThat(refused.detail()).startsWith("ThrottlingException");
+            });
+
+            caller.throttle("ResolveCustomer", 0);
+            assertThat(resolving.resolve(token)).isInstanceOf(Resolution.Resolved.class);
         }
     }
 

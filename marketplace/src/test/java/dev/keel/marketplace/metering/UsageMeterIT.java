@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.keel.marketplace.EmulatorThrottles;
 import dev.keel.marketplace.MarketplaceClients;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -172,6 +173,51 @@ class UsageMeterIT {
     }
 
     @Test
+    void aThrottledCallIsSentAgainByTheSdkAndTheHourIsMeteredOnce() throws Exception {
+        Buyer buyer = Buyer.seeded(true);
+        UsageRecord hour = buyer.usage(hoursAgo(1), 4);
+        EmulatorThrottles caller = new EmulatorThrottles(URI.create(ENDPOINT));
+        caller.throttle("BatchMeterUsage", 1);
+
+        AtomicInteger attempts = new AtomicInteger();
+        Map<UsageRecord, MeteringOutcome> outcomes;
+        try (MarketplaceClients own = caller.clients(new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                attempts.incrementAndGet();
+            }
+        })) {
+            outcomes = new UsageMeter(own.metering(), product).send(List.of(hour));
+        }
+
+        assertThat(attempts).as("one throttled attempt, then the SDK's retry").hasValue(2);
+        assertThat(outcomes.get(hour).status()).isEqualTo(ACCEPTED);
+        List<JsonNode> received = received(buyer.customerIdentifier);
+        assertThat(received).hasSize(1);
+        assertThat(received.getFirst().get("receipts").asInt()).as("the throttled call was not taken").isEqualTo(1);
+    }
+
+    @Test
+    void throttlingBeyondTheSdksRetriesLeavesEveryRecordOfTheCallToSendAgain() throws Exception {
+        Buyer buyer = Buyer.seeded(true);
+        UsageRecord first = buyer.usage(hoursAgo(1), 2);
+        UsageRecord second = buyer.usage(hoursAgo(2), 2);
+        EmulatorThrottles caller = new EmulatorThrottles(URI.create(ENDPOINT));
+        caller.throttle("BatchMeterUsage", 100);
+
+        Map<UsageRecord, MeteringOutcome> outcomes = meterAs(caller, List.of(first, second));
+
+        assertThat(outcomes.values()).allSatisfy(outcome -> {
+            assertThat(outcome.status()).isEqualTo(RETRY);
+            assertThat(outcome.message()).contains("ThrottlingException");
+        });
+        assertThat(received(buyer.customerIdentifier)).isEmpty();
+        caller.throttle("BatchMeterUsage", 0);
+        assertThat(meterAs(caller, List.of(first, second)).values()).extracting(MeteringOutcome::status)
+                .containsOnly(ACCEPTED);
+    }
+
+    @Test
     void aLegacyBuyerIsMeteredByCustomerIdentifierUnderTheProductCode() throws Exception {
         Buyer buyer = Buyer.seeded(true);
         UsageRecord legacy = new UsageRecord(null, null, buyer.customerIdentifier, DIMENSION, hoursAgo(3), 9);
@@ -187,6 +233,13 @@ class UsageMeterIT {
 
     private static Instant hoursAgo(int hours) {
         return Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours));
+    }
+
+    /** Sends through the throttled caller's own clients. */
+    private static Map<UsageRecord, MeteringOutcome> meterAs(EmulatorThrottles caller, List<UsageRecord> records) {
+        try (MarketplaceClients own = caller.clients()) {
+            return new UsageMeter(own.metering(), product).send(records);
+        }
     }
 
     private static List<JsonNode> received(String customerIdentifier) throws Exception {
