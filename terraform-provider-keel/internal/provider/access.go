@@ -112,10 +112,8 @@ func planned[T, M any, S accessState[T, M]](ctx context.Context, req resource.Cr
 // readResource is a Kafka access resource's Read: the state set from the object as the API has it, or the
 // resource removed from the state once the object is gone.
 func readResource[T, M any, S accessState[T, M]](ctx context.Context, a accessAPI[T], req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m M
-	state := S(&m)
-	resp.Diagnostics.Append(req.State.Get(ctx, state)...)
-	if resp.Diagnostics.HasError() {
+	state := S(new(M))
+	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
 		return
 	}
 	instance, key, err := state.key()
@@ -134,15 +132,10 @@ func readResource[T, M any, S accessState[T, M]](ctx context.Context, a accessAP
 // deleteResource is a Kafka access resource's Delete: asked, then waited for until the broker agent has removed
 // the object from the brokers.
 func deleteResource[T, M any, S accessState[T, M]](ctx context.Context, a accessAPI[T], req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m M
-	state := S(&m)
+	state := S(new(M))
 	resp.Diagnostics.Append(req.State.Get(ctx, state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	timeout, diags := state.waits().Delete(ctx, defaultAccessTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
 	instance, key, _ := state.key()
