@@ -110,7 +110,10 @@ test('the contract refuses a scale past its 4 AKU in the console, with the reaso
   await detail.openScale();
   const dialog = page.getByTestId('update-aku-modal');
   await detail.setAku(ENTITLED_AKU + 1);
-  await expect(dialog).toContainText(`The subscription's contract allows ${ENTITLED_AKU} AKU at once across the organization`);
+  await expect(dialog.getByTestId('update-aku-field')).toContainText(
+    `The subscription's contract allows ${ENTITLED_AKU} AKU at once across the organization`,
+  );
+  await expect(page.getByTestId('update-load-error')).toHaveCount(0);
   await expect(page.getByTestId('update-aku-apply')).toBeDisabled();
 
   await detail.setAku(ENTITLED_AKU);
