@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { Kafka, logLevel } from 'kafkajs';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -185,4 +186,29 @@ export function putLoad(bootstrap: string, seconds: number, commandConfig: strin
     ],
     { encoding: 'utf8', timeout: (seconds + 120) * 1000 },
   );
+}
+
+/**
+ * Waits until each broker of `addresses` authenticates the SCRAM user. A broker that has just started serving comes
+ * up without the credentials written before it joined (seen on Apache Kafka 4.4) and gets them written again within
+ * seconds of its first report (CredentialRedelivery): until then it refuses them.
+ */
+export async function awaitEveryBrokerAuthenticates(addresses: string[], username: string, password: string, caPem: string) {
+  for (const address of addresses) {
+    await expect(async () => {
+      const admin = new Kafka({
+        clientId: 'keel-e2e-authentication',
+        brokers: [address],
+        ssl: { ca: [caPem], rejectUnauthorized: true },
+        sasl: { mechanism: 'scram-sha-512', username, password },
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 0 },
+      }).admin();
+      try {
+        await admin.connect();
+      } finally {
+        await admin.disconnect();
+      }
+    }, `${address} authenticates ${username}`).toPass({ timeout: 60_000 });
+  }
 }

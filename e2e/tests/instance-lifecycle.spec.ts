@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import {
   agentPid,
+  awaitEveryBrokerAuthenticates,
   callApi,
   env,
   expect,
@@ -257,6 +258,7 @@ test('its brokers come up and the metrics show the load put on them', async ({},
       `ssl.truststore.location=${ca}`,
     ].join('\n'),
   );
+  await awaitEveryBrokerAuthenticates(addresses.split(','), 'admin', adminPassword, readFileSync(ca, 'utf8'));
   const figures = putLoad(addresses, 30, properties);
   expect(figures).toContain('errors 0');
 
