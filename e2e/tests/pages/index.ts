@@ -117,9 +117,13 @@ export class CreateWizard {
   }
 
   private async choose(testId: string, id: string) {
-    await input(this.page, testId).click();
-    await this.page.getByTestId(testId).getByRole('option', { name: new RegExp(id) }).click();
-    await expect(input(this.page, testId)).toHaveValue(id);
+    // A tap can land while the dropdown re-renders (seen once on the phone viewport): choose again until it holds.
+    await expect(async () => {
+      if ((await input(this.page, testId).inputValue()) === id) return;
+      await input(this.page, testId).click();
+      await this.page.getByTestId(testId).getByRole('option', { name: new RegExp(id) }).click({ timeout: 5_000 });
+      await expect(input(this.page, testId)).toHaveValue(id, { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
   }
 
   async fillStorage(spec: WizardSpec) {
