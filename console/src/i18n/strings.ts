@@ -380,7 +380,7 @@ export const strings = {
     },
     repair: {
       title: 'Repair instance',
-      body: 'A repair brings the cloud resources in your AWS account back to the instance’s spec: what was changed or removed outside Keel is put back, and broker machines that stopped reporting are replaced. Data in S3 is not touched.',
+      body: 'A repair brings the cloud resources in your AWS account back to the instance’s spec: what was changed or removed outside Keel is put back, and a broker machine EC2 reports terminated or impaired is replaced, one at a time. Data in S3 is not touched.',
       planDescription: 'What the repair would change, read from your account now.',
       confirm: 'Repair',
       started: (name: string) => `Repairing instance ${name}.`,

@@ -17,8 +17,17 @@ public interface ProvisioningDriver {
 
     List<String> steps(ChangeKind kind, ProvisioningTarget target);
 
-    /** Applies one step and returns the inventory observed afterwards. */
-    Inventory apply(String step, ProvisioningTarget target);
+    /**
+     * Applies one step in {@code run} and returns the inventory observed afterwards. Throws {@link StepWaiting} when
+     * the step waits for the cloud longer than the run may pause (it is to be applied again at the next look), and
+     * {@link StaleStep} when the run lost the step before a change to the cloud.
+     */
+    Inventory apply(String step, ProvisioningTarget target, StepRun run);
+
+    /** Applies one step to its end, waiting in the calling thread: for tools and tests that drive a driver directly. */
+    default Inventory apply(String step, ProvisioningTarget target) {
+        return apply(step, target, StepRun.INLINE);
+    }
 
     /**
      * The resource changes applying {@code kind} would make, like {@code terraform plan}, changing

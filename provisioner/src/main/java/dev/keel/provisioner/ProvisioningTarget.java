@@ -8,9 +8,7 @@ import java.util.function.Consumer;
 
 /**
  * Everything a driver needs to converge one instance: where (account, role, region, network), what
- * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), what it last saw, and
- * which broker machines ({@code impairedBrokers}, EC2 instance ids) stopped reporting and are to be
- * replaced, until when a delete keeps the instance's data ({@code dataRetainedUntil}; null: a delete removes
+ * (WAL, brokers, FSx), what its brokers run and report to ({@code agent}), what it last saw, until when a delete keeps the instance's data ({@code dataRetainedUntil}; null: a delete removes
  * everything at once), what Keel does about the S3 gateway endpoint of its subnets ({@code s3GatewayEndpoint}), and
  * the subnets of the other Keel instances in the same account and VPC, not deleted, also those being created
  * ({@code otherInstancesSubnets}): they share Keel's endpoint, and a route table one of them uses stays on it. They come
@@ -20,12 +18,10 @@ import java.util.function.Consumer;
 public record ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                                  List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps,
                                  Integer fsxCount, String instanceType, int brokerCount, String brokerVersion,
-                                 Inventory observed, Agent agent, Set<String> impairedBrokers,
-                                 Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint,
+                                 Inventory observed, Agent agent, Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint,
                                  Set<String> otherInstancesSubnets, ListenerSecurity listenerSecurity) {
 
     public ProvisioningTarget {
-        impairedBrokers = Set.copyOf(impairedBrokers);
         otherInstancesSubnets = Set.copyOf(otherInstancesSubnets);
     }
 
@@ -33,10 +29,10 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent,
-                              Set<String> impairedBrokers, Instant dataRetainedUntil,
-                              S3GatewayEndpointMode s3GatewayEndpoint, Set<String> otherInstancesSubnets) {
+                              Instant dataRetainedUntil, S3GatewayEndpointMode s3GatewayEndpoint,
+                              Set<String> otherInstancesSubnets) {
         this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
-                instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers, dataRetainedUntil,
+                instanceType, brokerCount, brokerVersion, observed, agent, dataRetainedUntil,
                 s3GatewayEndpoint, otherInstancesSubnets, ListenerSecurity.PLAINTEXT_UNAUTHENTICATED);
     }
 
@@ -44,18 +40,18 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent,
-                              Set<String> impairedBrokers, Instant dataRetainedUntil) {
+                              Instant dataRetainedUntil) {
         this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
-                instanceType, brokerCount, brokerVersion, observed, agent, impairedBrokers, dataRetainedUntil,
+                instanceType, brokerCount, brokerVersion, observed, agent, dataRetainedUntil,
                 S3GatewayEndpointMode.NONE, Set.of());
     }
 
-    /** A target with every broker machine taken to be sound, whose delete keeps nothing, leaving the VPC's routing alone. */
+    /** A target whose delete keeps nothing, leaving the VPC's routing alone. */
     public ProvisioningTarget(UUID instanceId, String instanceName, String region, Account account, String vpcId,
                               List<Zone> zones, WalType walType, int aku, Integer fsxThroughputMBps, Integer fsxCount,
                               String instanceType, int brokerCount, String brokerVersion, Inventory observed, Agent agent) {
         this(instanceId, instanceName, region, account, vpcId, zones, walType, aku, fsxThroughputMBps, fsxCount,
-                instanceType, brokerCount, brokerVersion, observed, agent, Set.of(), null);
+                instanceType, brokerCount, brokerVersion, observed, agent, null);
     }
 
     /** The customer account reached by assuming {@code roleArn} with {@code externalId}. */
@@ -84,10 +80,6 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
 
     public String ingestToken() {
         return agent == null ? null : agent.ingestToken();
-    }
-
-    public ProvisioningTarget withImpairedBrokers(Set<String> ec2InstanceIds) {
-        return copy(c -> c.impairedBrokers = ec2InstanceIds);
     }
 
     public ProvisioningTarget withObserved(Inventory inventory) {
@@ -146,7 +138,6 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         private final String brokerVersion;
         private Inventory observed;
         private final Agent agent;
-        private Set<String> impairedBrokers;
         private Instant dataRetainedUntil;
         private S3GatewayEndpointMode s3GatewayEndpoint;
         private Set<String> otherInstancesSubnets;
@@ -168,7 +159,6 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
             brokerVersion = t.brokerVersion;
             observed = t.observed;
             agent = t.agent;
-            impairedBrokers = t.impairedBrokers;
             dataRetainedUntil = t.dataRetainedUntil;
             s3GatewayEndpoint = t.s3GatewayEndpoint;
             otherInstancesSubnets = t.otherInstancesSubnets;
@@ -178,7 +168,7 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
         private ProvisioningTarget target() {
             return new ProvisioningTarget(instanceId, instanceName, region, account, vpcId, zones, walType, aku,
                     fsxThroughputMBps, fsxCount, instanceType, brokerCount, brokerVersion, observed, agent,
-                    impairedBrokers, dataRetainedUntil, s3GatewayEndpoint, otherInstancesSubnets, listenerSecurity);
+                    dataRetainedUntil, s3GatewayEndpoint, otherInstancesSubnets, listenerSecurity);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.StepRun;
 
 /**
  * Drains the surplus brokers through their agents before scale-down terminates them, and waits: done when every
@@ -23,12 +25,13 @@ import dev.keel.provisioner.ProvisioningException;
  * has no broker left to drain and is terminated as it is. A drain that fails, or outlasts
  * {@code keel.provisioning.drain-timeout}, fails the step with the broker and the reason named, and the machines are
  * left running: their partitions would go offline with them. The requests are durable, so a resumed step waits for
- * the same drains.
+ * the same drains, until the same deadline.
  */
 @Component
 public class AgentBrokerDrain {
 
     private static final Logger log = LoggerFactory.getLogger(AgentBrokerDrain.class);
+    private static final String DRAINS = "the surplus brokers to move their partitions away";
 
     private final DrainRequests requests;
     private final Clock clock;
@@ -49,33 +52,29 @@ public class AgentBrokerDrain {
 
     /**
      * Returns once the brokers of {@code nodesByMachine} (node ids by EC2 instance id, all at or above
-     * {@code brokerCount}) have moved their partitions to the brokers that stay, or throws and the machines are kept.
+     * {@code brokerCount}) have moved their partitions to the brokers that stay, or throws and the machines are kept;
+     * waits as {@code run} may.
      */
-    public void drain(UUID instanceId, int brokerCount, Map<String, Integer> nodesByMachine) {
+    public void drain(UUID instanceId, int brokerCount, Map<String, Integer> nodesByMachine, StepRun run) {
         // Nodes 0..brokerCount-1 stay; the others are on their way out and take no partition.
         List<Integer> staying = IntStream.range(0, brokerCount).boxed().toList();
         nodesByMachine.forEach((machine, node) -> requests.request(instanceId, machine, node, staying));
         Map<String, Integer> pending = new TreeMap<>(nodesByMachine);
-        Instant deadline = clock.instant().plus(timeout);
+        Instant began = Objects.requireNonNullElseGet(run.waitingSince(DRAINS), clock::instant);
         while (true) {
             Instant now = clock.instant();
             pending.entrySet().removeIf(e -> done(instanceId, e.getKey(), e.getValue(), now));
             if (pending.isEmpty()) {
                 return;
             }
-            if (now.isAfter(deadline)) {
+            if (now.isAfter(began.plus(timeout))) {
                 Map.Entry<String, Integer> first = pending.entrySet().iterator().next();
                 throw new ProvisioningException("drain-timeout", broker(first.getKey(), first.getValue())
                         + " did not finish draining within " + timeout.toSeconds() + " s"
                         + remaining(requests.progress(instanceId, first.getKey()).orElseThrow())
                         + "; it keeps running so its partitions stay online", false);
             }
-            try {
-                Thread.sleep(pollInterval.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ProvisioningException("interrupted", "Interrupted while draining " + pending.values(), true);
-            }
+            run.pause(pollInterval, DRAINS, began, now);
         }
     }
 

@@ -23,7 +23,7 @@ public class InstanceTokens {
 
     private final SecretKeySpec key;
 
-    InstanceTokens(@Value("${keel.ingest.secret}") String secret) {
+    public InstanceTokens(@Value("${keel.ingest.secret}") String secret) {
         if (secret.length() < 32) {
             throw new IllegalStateException("keel.ingest.secret must be at least 32 characters");
         }

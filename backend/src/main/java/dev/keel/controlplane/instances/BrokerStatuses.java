@@ -22,12 +22,13 @@ public interface BrokerStatuses {
     }
 
     /**
-     * {@code address} is null once the reports are stale; {@code problem} says what is wrong
+     * {@code address} is null once the reports are stale ({@code silent}); {@code problem} says what is wrong
      * ("process is down", "has not reported for 40 s") and is null for a healthy broker;
      * {@code drain} is null unless a scale-down asked the reporting machine to drain;
      * {@code machineId} is the reporting machine (an EC2 instance id), null when its agent did not say.
      */
-    record BrokerStatus(String address, Instant reportedAt, String problem, Drain drain, String machineId) {
+    record BrokerStatus(String address, Instant reportedAt, String problem, Drain drain, String machineId,
+                        boolean silent) {
     }
 
     record Drain(String status, Integer partitionsRemaining) {

@@ -11,6 +11,11 @@ public record Condition(String type, String status, String reason, String messag
     public static final String READY = "Ready";
     /** Whether something is wrong now: drift found in the cloud or a broker reporting unwell. */
     public static final String DEGRADED = "Degraded";
+    /**
+     * Whether broker agents stopped reporting, since when: a fact about the reports, not the machines (Keel replaces a
+     * broker only on EC2's evidence), so it is a condition of its own.
+     */
+    public static final String AGENTS_SILENT = "AgentsSilent";
 
     /**
      * {@code conditions} with {@code type} set; the transition time is kept when the status does not

@@ -28,11 +28,11 @@ import dev.keel.provisioner.ResourceChange;
 
 /**
  * Periodically compares each running instance's cloud resources with its spec (the driver's
- * repair plan, which reads the account and changes nothing), broker machines that went silent
- * included. What differs is recorded as the
+ * repair plan, which reads the account and changes nothing): broker machines EC2 reports gone or
+ * impaired included, never a machine whose agent is merely silent. What differs is recorded as the
  * instance's drift, which the {@code Degraded} condition reports; with
- * {@code keel.drift.auto-repair} (the default) a {@code REPAIR} operation then converges it. One
- * plan per instance per period: the cost is linear in instances.
+ * {@code keel.drift.auto-repair} (the default) a {@code REPAIR} operation then converges it, unless the
+ * fleet-wide {@link RepairBrake} is open. One plan per instance per period: the cost is linear in instances.
  */
 @Configuration
 class DriftReconciler {
@@ -48,11 +48,12 @@ class DriftReconciler {
     private final ObjectProvider<Instances> instances;
     private final ObjectProvider<Operations> operations;
     private final TransactionTemplate transactions;
+    private final RepairBrake brake;
     private final boolean autoRepair;
 
     DriftReconciler(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
                     ObjectProvider<Instances> instances, ObjectProvider<Operations> operations,
-                    TransactionTemplate transactions,
+                    TransactionTemplate transactions, RepairBrake brake,
                     @Value("${keel.drift.auto-repair:true}") boolean autoRepair) {
         this.repository = repository;
         this.driver = driver;
@@ -60,6 +61,7 @@ class DriftReconciler {
         this.instances = instances;
         this.operations = operations;
         this.transactions = transactions;
+        this.brake = brake;
         this.autoRepair = autoRepair;
     }
 
@@ -74,6 +76,7 @@ class DriftReconciler {
      * for nothing.
      */
     void reconcileAll() {
+        boolean repairing = autoRepair && !brake.open();
         Set<UUID> drifted = repository.drifted();
         List<UUID> unchanged = new ArrayList<>();
         for (Instance instance : repository.live()) {
@@ -86,7 +89,7 @@ class DriftReconciler {
                 if (drift == null && !drifted.contains(instance.id())) {
                     unchanged.add(instance.id());
                 } else {
-                    record(instance, drift, observed);
+                    record(instance, drift, observed, repairing);
                 }
             } catch (RuntimeException e) {
                 log.warn("Drift check of instance {} failed: {}", instance.id(), e.toString());
@@ -104,25 +107,28 @@ class DriftReconciler {
     }
 
     /** Records what was observed, unless the instance changed or an operation finished on it since. */
-    private void record(Instance instance, @Nullable String drift, Instant observed) {
+    private void record(Instance instance, @Nullable String drift, Instant observed, boolean repairing) {
         transactions.executeWithoutResult(tx -> repository.lock(instance.id())
                 .filter(locked -> locked.state() == InstanceState.RUNNING)
                 .filter(locked -> !operations.getObject().finishedSince(locked.id(), observed))
-                .ifPresent(locked -> recordLocked(locked, drift)));
+                .ifPresent(locked -> recordLocked(locked, drift, repairing)));
     }
 
     /**
      * Records the drift and, when there is some, reports it at once rather than at the next health
      * evaluation: a repair can converge it before then, and the user must still see what happened.
      */
-    private void recordLocked(Instance instance, @Nullable String drift) {
+    private void recordLocked(Instance instance, @Nullable String drift, boolean repairing) {
         repository.updateDrift(instance.id(), drift);
         if (drift == null) {
             return;
         }
         String message = "The cloud differs from the spec: " + drift + ".";
+        if (autoRepair && !repairing) {
+            message += " Automatic repair is suspended while too many broker agents across Keel are silent.";
+        }
         repository.setCondition(instance, Condition.DEGRADED, "True", DRIFTED, message);
-        if (autoRepair) {
+        if (repairing) {
             log.info("Instance {} drifted ({}); starting a repair", instance.id(), drift);
             instances.getObject().repairDrift(instance, message);
         }

@@ -16,6 +16,7 @@ import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.StepRun;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -60,14 +61,14 @@ class InstanceWorkflow implements OperationWorkflow {
     }
 
     @Override
-    public StepResult runStep(Operation operation, String step) {
+    public StepResult runStep(Operation operation, String step, StepRun run) {
         Instance instance = repository.find(operation.instanceId()).orElseThrow();
         ProvisioningTarget target = targets.of(instance);
         if (step.equals(DRAIN_SURPLUS_BROKERS)) {
-            drain.drain(instance.id(), target.brokerCount(), surplus(instance.inventory(), target.brokerCount()));
+            drain.drain(instance.id(), target.brokerCount(), surplus(instance.inventory(), target.brokerCount()), run);
             return StepResult.NOTHING;
         }
-        Inventory inventory = driver.apply(step, target);
+        Inventory inventory = driver.apply(step, target, run);
         return () -> repository.updateInventory(instance.id(), inventory);
     }
 

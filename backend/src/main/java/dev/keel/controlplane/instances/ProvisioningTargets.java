@@ -17,15 +17,13 @@ class ProvisioningTargets {
     private final CloudAccounts accounts;
     private final SizingCatalogs catalogs;
     private final InstanceTokens tokens;
-    private final ImpairedBrokers impaired;
     private final InstanceRepository instances;
 
-    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens, ImpairedBrokers impaired,
+    ProvisioningTargets(CloudAccounts accounts, SizingCatalogs catalogs, InstanceTokens tokens,
                         InstanceRepository instances) {
         this.accounts = accounts;
         this.catalogs = catalogs;
         this.tokens = tokens;
-        this.impaired = impaired;
         this.instances = instances;
     }
 
@@ -46,8 +44,7 @@ class ProvisioningTargets {
                 spec.wal().type(), spec.aku(),
                 spec.fsx() == null ? null : spec.fsx().throughputMBps(), spec.fsx() == null ? null : spec.fsx().count(),
                 sizing.instanceType(), sizing.brokerCount(), spec.brokerVersion(), instance.inventory(),
-                new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), impaired.silentMachines(instance.id()),
-                instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint(),
+                new ProvisioningTarget.Agent(boot, null, tokens.of(instance.id())), instance.dataRetainedUntil(), spec.network().s3GatewayEndpoint(),
                 // From the records: an instance being created has nothing in the account yet that would show them.
                 instances.subnetsOfOtherInstances(instance.id(), account.awsAccountId(), instance.region(),
                         spec.network().vpcId()),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
@@ -88,6 +89,7 @@ class BrokerHealth {
         }
         List<String> problems = new ArrayList<>();
         List<String> starting = new ArrayList<>();
+        List<Inventory.Broker> silent = new ArrayList<>();
         for (Inventory.Broker broker : instance.inventory().brokers()) {
             BrokerStatuses.BrokerStatus status = reported.get(broker.nodeId());
             if (launching != null && (status == null || ofEarlierMachine(status, broker))) {
@@ -97,7 +99,11 @@ class BrokerHealth {
             } else if (status.problem() != null) {
                 problems.add("broker " + broker.nodeId() + " " + status.problem());
             }
+            if (status != null && status.silent() && !ofEarlierMachine(status, broker)) {
+                silent.add(broker);
+            }
         }
+        agentsSilent(instance, silent, reported);
         if (!problems.isEmpty()) {
             instances.setCondition(instance, Condition.DEGRADED, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
         } else if (!starting.isEmpty()) {
@@ -108,6 +114,26 @@ class BrokerHealth {
         } else {
             instances.setCondition(instance, Condition.DEGRADED, "False", "BrokersHealthy", "Every broker reports healthy.");
         }
+    }
+
+    /**
+     * The {@code AgentsSilent} condition: which agents stopped reporting and since when (their last report). It never
+     * leads to a broker's replacement, which only EC2's evidence does.
+     */
+    private void agentsSilent(Instance instance, List<Inventory.Broker> silent,
+                              Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+        if (silent.isEmpty()) {
+            instances.setCondition(instance, Condition.AGENTS_SILENT, "False", "AgentsReporting",
+                    "Every broker agent that has reported is reporting.");
+            return;
+        }
+        Instant since = silent.stream().map(b -> reported.get(b.nodeId()).reportedAt()).min(Instant::compareTo)
+                .orElseThrow();
+        String nodes = silent.stream().map(b -> Integer.toString(b.nodeId())).collect(Collectors.joining(", "));
+        instances.setCondition(instance, Condition.AGENTS_SILENT, "True", "AgentsSilent",
+                (silent.size() == 1 ? "The agent of broker " + nodes + " has" : "The agents of brokers " + nodes
+                        + " have") + " not reported since " + since + ". Keel replaces a broker only when EC2 reports "
+                        + "its machine gone or impaired, never for its agent's silence alone.");
     }
 
     private static String what(OperationType launching) {

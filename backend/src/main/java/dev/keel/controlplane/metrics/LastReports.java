@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -15,32 +14,28 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.keel.controlplane.instances.BrokerStatuses;
-import dev.keel.controlplane.instances.ImpairedBrokers;
+import dev.keel.controlplane.instances.FleetAgents;
 
 /**
  * What the brokers' last reports tell the rest of the control plane: each broker's health and the
  * address it advertises (a broker silent for {@code keel.health.stale-after}, two missed reports,
- * is unwell and its address no longer trusted), and the machines silent for longer than
- * {@code keel.health.replace-after} — by then the agent would have restarted a crashed broker and
- * reported again, so the machine itself is gone.
+ * is unwell and its address no longer trusted), and how many agents are silent across the fleet. Silence says
+ * nothing of the machine: the reports may be lost on Keel's side.
  */
 @Component
-class LastReports implements BrokerStatuses, ImpairedBrokers {
+class LastReports implements BrokerStatuses, FleetAgents {
 
     private final JdbcClient jdbc;
     private final MetricsStore store;
     private final Clock clock;
     private final Duration staleAfter;
-    private final Duration replaceAfter;
 
     LastReports(JdbcClient jdbc, MetricsStore store, Clock clock,
-                @Value("${keel.health.stale-after:20s}") Duration staleAfter,
-                @Value("${keel.health.replace-after:90s}") Duration replaceAfter) {
+                @Value("${keel.health.stale-after:20s}") Duration staleAfter) {
         this.jdbc = jdbc;
         this.store = store;
         this.clock = clock;
         this.staleAfter = staleAfter;
-        this.replaceAfter = replaceAfter;
     }
 
     @Override
@@ -53,7 +48,7 @@ class LastReports implements BrokerStatuses, ImpairedBrokers {
             BrokerStatuses.Drain drain = report.drainStatus() == null ? null
                     : new BrokerStatuses.Drain(report.drainStatus(), report.drainRemaining());
             statuses.get(report.instanceId()).put(report.nodeId(), new BrokerStatus(stale ? null : report.address(),
-                    report.reportedAt(), problem(report, stale, now), drain, report.machineId()));
+                    report.reportedAt(), problem(report, stale, now), drain, report.machineId(), stale));
         }
         return statuses;
     }
@@ -71,17 +66,18 @@ class LastReports implements BrokerStatuses, ImpairedBrokers {
         return report.quorumOk() ? null : "does not see the controller quorum";
     }
 
+    /** In one statement over the live instances' inventories: its cost grows with the fleet, once per call. */
     @Override
-    public Set<String> silentMachines(UUID instanceId) {
-        return Set.copyOf(jdbc.sql("""
-                        SELECT ec2_instance_id FROM broker_reports
-                        WHERE instance_id = ? AND reported_at < ? AND ec2_instance_id IS NOT NULL
+    public Census census() {
+        return jdbc.sql("""
+                        SELECT count(*) AS known, count(*) FILTER (WHERE r.reported_at < ?) AS silent
+                        FROM instances i
+                        CROSS JOIN LATERAL jsonb_array_elements(i.inventory -> 'brokers') AS b(broker)
+                        JOIN broker_reports r ON r.instance_id = i.id AND r.node_id = (b.broker ->> 'nodeId')::int
+                             AND r.ec2_instance_id IS NOT DISTINCT FROM b.broker ->> 'machineId'
+                        WHERE i.state IN ('RUNNING', 'CHANGING')
                         """)
-                .params(instanceId, since(replaceAfter))
-                .query(String.class).list());
-    }
-
-    private Timestamp since(Duration age) {
-        return Timestamp.from(clock.instant().minus(age));
+                .param(Timestamp.from(clock.instant().minus(staleAfter)))
+                .query((rs, n) -> new Census(rs.getLong("known"), rs.getLong("silent"))).single();
     }
 }

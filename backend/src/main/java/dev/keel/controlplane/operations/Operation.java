@@ -18,8 +18,13 @@ public record Operation(UUID id, @JsonIgnore UUID organizationId, UUID instanceI
         PENDING, RUNNING, SUCCEEDED, FAILED, SKIPPED
     }
 
+    /**
+     * {@code waitingFor}, {@code waitingSince}: what the step waits for in the cloud and since when, while its worker is
+     * free until the next look (the message says so).
+     */
     public record Step(@JsonIgnore int position, String name, StepState state, int attempts, Instant startedAt,
-                       Instant finishedAt, String message) {
+                       Instant finishedAt, String message, @JsonIgnore String waitingFor,
+                       @JsonIgnore Instant waitingSince) {
     }
 
     public record Progress(int completedSteps, int totalSteps) {

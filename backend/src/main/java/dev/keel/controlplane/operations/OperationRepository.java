@@ -3,10 +3,12 @@ package dev.keel.controlplane.operations;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -16,6 +18,7 @@ import org.springframework.stereotype.Repository;
 import dev.keel.controlplane.operations.Operation.Step;
 import dev.keel.controlplane.operations.Operation.StepState;
 import dev.keel.controlplane.shared.Cursor;
+import dev.keel.provisioner.StaleStep;
 import tools.jackson.databind.json.JsonMapper;
 
 @Repository
@@ -117,24 +120,91 @@ class OperationRepository {
         return updated == 1;
     }
 
+    /**
+     * Takes the operation's fence for a new run by {@code worker}: from now on no earlier run can write. Empty when
+     * the operation has finished or was cancelled: there is nothing to run.
+     */
+    OptionalLong takeFence(UUID id, String worker) {
+        return jdbc.sql("""
+                UPDATE operations SET fence = fence + 1, fence_holder = ?, progressed_at = now()
+                WHERE id = ? AND state IN ('PENDING', 'RUNNING') RETURNING fence
+                """).params(worker, id).query(Long.class).optional()
+                .map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * Locks the operation's row for the writes of the run holding {@code fence}, until the transaction ends, and records
+     * that the run moves the operation on: a run that takes the fence meanwhile waits for them. Throws
+     * {@link StaleStep} when another run has taken it already.
+     */
+    void holdFence(UUID id, long fence) {
+        if (jdbc.sql("UPDATE operations SET progressed_at = now() WHERE id = ? AND fence = ?").params(id, fence)
+                .update() == 0) {
+            throw stale(id, fence);
+        }
+    }
+
+    /** Throws {@link StaleStep} when a run other than the one holding {@code fence} has taken the operation. */
+    void checkFence(UUID id, long fence) {
+        if (jdbc.sql("SELECT fence FROM operations WHERE id = ?").param(id).query(Long.class).single() != fence) {
+            throw stale(id, fence);
+        }
+    }
+
+    private StaleStep stale(UUID id, long fence) {
+        return jdbc.sql("SELECT fence, fence_holder FROM operations WHERE id = ?").param(id)
+                .query((rs, n) -> new StaleStep("Operation " + id + " was taken over by run " + rs.getLong("fence")
+                        + " of " + rs.getString("fence_holder") + "; run " + fence
+                        + " stops without changing anything more.")).single();
+    }
+
+    /**
+     * How many operations, pending or running, no run has moved on for longer than {@code stuckAfter} while none waits
+     * to look again later: nothing is working on them.
+     */
+    long stuck(Duration stuckAfter) {
+        return jdbc.sql("""
+                SELECT count(*) FROM operations o
+                WHERE o.state IN ('PENDING', 'RUNNING')
+                  AND coalesce(o.progressed_at, o.created_at) < now() - ? * interval '1 millisecond'
+                  AND NOT EXISTS (SELECT 1 FROM operation_steps s WHERE s.operation_id = o.id AND s.next_look_at > now())
+                """).param(stuckAfter.toMillis()).query(Long.class).single();
+    }
+
+    /** The step starts a run: a new attempt, unless it resumes a wait an earlier run began. */
     void stepStarted(UUID id, int position, String worker) {
         jdbc.sql("""
                 UPDATE operation_steps
-                SET state = 'RUNNING', attempts = attempts + 1, last_worker = ?, started_at = coalesce(started_at, now())
+                SET state = 'RUNNING', attempts = attempts + CASE WHEN waiting_for IS NULL THEN 1 ELSE 0 END,
+                    last_worker = ?, started_at = coalesce(started_at, now())
                 WHERE operation_id = ? AND position = ?
                 """).params(worker, id, position).update();
     }
 
     void stepSucceeded(UUID id, int position) {
         jdbc.sql("""
-                UPDATE operation_steps SET state = 'SUCCEEDED', finished_at = now(), message = NULL
+                UPDATE operation_steps SET state = 'SUCCEEDED', finished_at = now(), message = NULL, waiting_for = NULL,
+                                           waiting_since = NULL, next_look_at = NULL
                 WHERE operation_id = ? AND position = ?
                 """).params(id, position).update();
     }
 
+    /** The step waits for {@code what} since {@code since}, freeing its worker until {@code nextLook}. */
+    void stepWaiting(UUID id, int position, String what, Instant since, Instant nextLook) {
+        jdbc.sql("""
+                UPDATE operation_steps SET waiting_for = ?, waiting_since = ?, next_look_at = ?,
+                                           message = 'Waiting for ' || ? || ' since ' || ? || '; next look at ' || ? || '.'
+                WHERE operation_id = ? AND position = ?
+                """).params(what, Timestamp.from(since), Timestamp.from(nextLook), what, since.toString(),
+                        nextLook.toString(), id, position).update();
+    }
+
+    /** A run of the step failed and is to be retried: the next run is a new attempt. */
     void stepRetrying(UUID id, int position, String message) {
-        jdbc.sql("UPDATE operation_steps SET message = ? WHERE operation_id = ? AND position = ?")
-                .params(message, id, position).update();
+        jdbc.sql("""
+                UPDATE operation_steps SET message = ?, waiting_for = NULL, waiting_since = NULL, next_look_at = NULL
+                WHERE operation_id = ? AND position = ?
+                """).params(message, id, position).update();
     }
 
     void stepFailed(UUID id, int position, String message) {
@@ -183,7 +253,8 @@ class OperationRepository {
 
     private static Step step(ResultSet rs) throws SQLException {
         return new Step(rs.getInt("position"), rs.getString("name"), StepState.valueOf(rs.getString("state")),
-                rs.getInt("attempts"), instant(rs, "started_at"), instant(rs, "finished_at"), rs.getString("message"));
+                rs.getInt("attempts"), instant(rs, "started_at"), instant(rs, "finished_at"), rs.getString("message"),
+                rs.getString("waiting_for"), instant(rs, "waiting_since"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -21,16 +21,22 @@ public final class AgentReports {
 
     /** Node {@code node} reports from its machine ({@link #machine}) at 10.0.0.{@code node}:9092. */
     public static Map<String, Object> report(UUID instanceId, int node, boolean processUp, Map<String, Double> metrics) {
+        return report(instanceId, node, machine(node), "10.0.0." + node, processUp, metrics);
+    }
+
+    /** Node {@code node} reports from the machine {@code machineId}, where it listens on {@code host}:9092. */
+    public static Map<String, Object> report(UUID instanceId, int node, String machineId, String host, boolean processUp,
+                                             Map<String, Double> metrics) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("schemaVersion", 1);
         report.put("instanceId", instanceId.toString());
         report.put("nodeId", node);
-        report.put("ec2InstanceId", machine(node));
+        report.put("ec2InstanceId", machineId);
         report.put("observedAt", Instant.now().toString());
         report.put("agentVersion", "0.1.0");
         report.put("broker", Map.of("kind", "STAND_IN", "version", "4.4.0",
                 "standIn", "Apache Kafka 4.4.0 standing in for AutoMQ; data is on local disk, not S3"));
-        report.put("endpoint", Map.of("host", "10.0.0." + node, "port", 9092, "zone", "us-east-1a", "controller", node < 3));
+        report.put("endpoint", Map.of("host", host, "port", 9092, "zone", "us-east-1a", "controller", node < 3));
         report.put("health", Map.of("status", processUp ? "UP" : "DOWN", "processUp", processUp, "listenerReachable", processUp,
                 "controllerQuorumKnown", true, "quorumLeaderId", 0, "restarts", 0, "uptimeSeconds", 60));
         Map<String, Object> values = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import dev.keel.controlplane.drains.AgentBrokerDrain;
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.StepRun;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,8 +46,7 @@ class BrokerDrainTest extends ApiTest {
         answer(5, null);
 
         // As the drain step of a scale-down to 3 brokers runs it.
-        CompletableFuture<Void> drained = CompletableFuture.runAsync(
-                () -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4, AgentReports.machine(5), 5)));
+        CompletableFuture<Void> drained = draining(3, Map.of(AgentReports.machine(4), 4, AgentReports.machine(5), 5));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null) && answer(5, null));
         assertThat(directives(4, null).get("drainTo").toString()).as("to the brokers that stay").isEqualTo("[0,1,2]");
         assertThat(answer(2, null)).as("a broker that stays does not drain").isFalse();
@@ -62,7 +62,7 @@ class BrokerDrainTest extends ApiTest {
     @Test
     void theInstanceShowsTheDrainOfTheBrokerItRetires() {
         answer(2, null);
-        CompletableFuture<Void> drained = CompletableFuture.runAsync(() -> drain.drain(instanceId, 2, Map.of(AgentReports.machine(2), 2)));
+        CompletableFuture<Void> drained = draining(2, Map.of(AgentReports.machine(2), 2));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(2, "DRAINING"));
 
         JsonNode brokers = api(VIEWER).get("/instances/" + instanceId).json().get("inventory").get("brokers");
@@ -76,14 +76,14 @@ class BrokerDrainTest extends ApiTest {
 
     @Test
     void aMachineThatDoesNotReportHasNoBrokerToDrain() {
-        assertThat(CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(5), 5))))
+        assertThat(draining(3, Map.of(AgentReports.machine(5), 5)))
                 .succeedsWithin(5, TimeUnit.SECONDS);
     }
 
     @Test
     void aFailedDrainFailsTheStepNamingTheBrokerAndIsAskedAgainOnRetry() {
         answer(4, null);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
+        CompletableFuture<Void> first = draining(3, Map.of(AgentReports.machine(4), 4));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
         reports.send(4, tokens.of(instanceId), AgentReports.draining(AgentReports.report(instanceId, 4, true, Map.of()),
                 "FAILED", 1, "orders-0 has 3 replicas [0, 1, 4] and there is no other broker to move broker 4's replica to"));
@@ -94,14 +94,14 @@ class BrokerDrainTest extends ApiTest {
                 .withMessageContaining("no other broker to move");
         assertThat(answer(4, null)).as("a failed drain is not asked again by itself").isFalse();
 
-        CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
+        draining(3, Map.of(AgentReports.machine(4), 4));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, null));
     }
 
     @Test
     void aDrainThatOutlastsTheTimeoutFailsTheStepAndKeepsTheBroker() {
         answer(4, null);
-        CompletableFuture<Void> slow = CompletableFuture.runAsync(() -> drain.drain(instanceId, 3, Map.of(AgentReports.machine(4), 4)));
+        CompletableFuture<Void> slow = draining(3, Map.of(AgentReports.machine(4), 4));
         await().atMost(Duration.ofSeconds(5)).until(() -> answer(4, "DRAINING"));
 
         assertThat(slow).failsWithin(10, TimeUnit.SECONDS).withThrowableThat().havingRootCause()
@@ -122,5 +122,10 @@ class BrokerDrainTest extends ApiTest {
         var response = reports.send(node, tokens.of(instanceId), report);
         assertThat(response.status()).as(response.body()).isEqualTo(200);
         return response.json();
+    }
+
+    /** The drain step's wait, as a run that waits in its thread takes it, in the background. */
+    private CompletableFuture<Void> draining(int brokerCount, Map<String, Integer> nodesByMachine) {
+        return CompletableFuture.runAsync(() -> drain.drain(instanceId, brokerCount, nodesByMachine, StepRun.INLINE));
     }
 }

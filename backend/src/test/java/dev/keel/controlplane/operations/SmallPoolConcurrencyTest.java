@@ -33,6 +33,7 @@ import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
+import dev.keel.provisioner.StepRun;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -117,7 +118,7 @@ class SmallPoolConcurrencyTest {
         }
 
         @Override
-        public Inventory apply(String step, ProvisioningTarget target) {
+        public Inventory apply(String step, ProvisioningTarget target, StepRun run) {
             waiting.incrementAndGet();
             try {
                 released.await();
@@ -127,7 +128,7 @@ class SmallPoolConcurrencyTest {
             } finally {
                 waiting.decrementAndGet();
             }
-            return cloud.apply(step, target);
+            return cloud.apply(step, target, run);
         }
 
         @Override

@@ -27,11 +27,13 @@ public final class BackendProcess implements AutoCloseable {
 
     private final String workerId;
     private final int port;
+    private final int managementPort;
     private final Process process;
 
-    private BackendProcess(String workerId, int port, Process process) {
+    private BackendProcess(String workerId, int port, int managementPort, Process process) {
         this.workerId = workerId;
         this.port = port;
+        this.managementPort = managementPort;
         this.process = process;
     }
 
@@ -42,15 +44,16 @@ public final class BackendProcess implements AutoCloseable {
     /** {@code readyWithin}: how long it may take to start, which a large database or a busy machine lengthens. */
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
         int port = freePort();
+        int managementPort = freePort();
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
             ProcessBuilder builder = packagedJar(log);
             builder.environment().put("SPRING_PROFILES_ACTIVE", ProductionSettings.LOCAL_PROFILE);
             builder.environment().putAll(environment);
             builder.environment().put("SERVER_PORT", String.valueOf(port));
-            builder.environment().put("KEEL_MANAGEMENT_PORT", "0");
+            builder.environment().put("KEEL_MANAGEMENT_PORT", String.valueOf(managementPort));
             builder.environment().put("KEEL_WORKER_ID", workerId);
-            BackendProcess backend = new BackendProcess(workerId, port, builder.start());
+            BackendProcess backend = new BackendProcess(workerId, port, managementPort, builder.start());
             backend.awaitReady(log.toFile(), readyWithin);
             return backend;
         } catch (IOException e) {
@@ -109,9 +112,34 @@ public final class BackendProcess implements AutoCloseable {
         return port;
     }
 
+    /**
+     * The value of the first Prometheus sample named {@code name} whose labels include each of {@code labels} (as
+     * exposed, e.g. {@code outcome="unauthorized"}), or NaN when there is none.
+     */
+    public double metric(String name, String... labels) {
+        try {
+            String exposed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + managementPort + "/actuator/prometheus")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return exposed.lines()
+                    .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
+                    .filter(line -> java.util.Arrays.stream(labels).allMatch(line::contains)).findFirst()
+                    .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).orElse(Double.NaN);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** CPU time the process has used so far (user and system), from {@code /proc}. */
     public Duration cpuTime() {
         return process.toHandle().info().totalCpuDuration().orElseThrow();
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     public String workerId() {

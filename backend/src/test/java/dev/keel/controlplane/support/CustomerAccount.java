@@ -4,7 +4,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import dev.keel.provisioner.aws.InternetRoute;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -16,6 +19,7 @@ import software.amazon.awssdk.services.cloudformation.model.Stack;
 import software.amazon.awssdk.services.cloudformation.model.StackStatus;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceStateName;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.iam.IamClient;
@@ -112,13 +116,28 @@ public final class CustomerAccount {
     }
 
     public long runningBrokers(String instanceId) {
+        return brokerMachines(instanceId).size();
+    }
+
+    /** The machines of the instance's brokers that are not terminated or shutting down, by EC2 instance id. */
+    public Set<String> brokerMachines(String instanceId) {
         return ec2.describeInstancesPaginator(b -> b.filters(tagged(instanceId))).reservations().stream()
                 .flatMap(r -> r.instances().stream())
                 .filter(i -> i.state().name() != InstanceStateName.TERMINATED && i.state().name() != InstanceStateName.SHUTTING_DOWN)
-                .count();
+                .map(Instance::instanceId).collect(Collectors.toSet());
     }
 
     /** Terminates one of the instance's brokers behind the control plane's back; returns its {@code byoc:resource} name. */
+    /** The machines of the instance's brokers that are not terminated or shutting down, by the node they are tagged with. */
+    public Map<Integer, List<String>> brokerMachinesPerNode(String instanceId) {
+        return ec2.describeInstancesPaginator(b -> b.filters(tagged(instanceId))).reservations().stream()
+                .flatMap(r -> r.instances().stream())
+                .filter(i -> i.state().name() != InstanceStateName.TERMINATED && i.state().name() != InstanceStateName.SHUTTING_DOWN)
+                .collect(Collectors.groupingBy(i -> Integer.parseInt(i.tags().stream()
+                                .filter(t -> t.key().equals("byoc:node-id")).findFirst().orElseThrow().value()),
+                        Collectors.mapping(Instance::instanceId, Collectors.toList())));
+    }
+
     public String terminateOneBroker(String instanceId) {
         var broker = ec2.describeInstances(b -> b.filters(tagged(instanceId))).reservations().stream()
                 .flatMap(r -> r.instances().stream())

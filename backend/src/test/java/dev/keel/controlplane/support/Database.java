@@ -48,7 +48,11 @@ public final class Database {
 
     /** The instance's inventory as stored (JSON), which holds what its create recorded its brokers boot. */
     public static String inventory(UUID instanceId) {
-        try (Connection connection = connect(TestEnvironment.databaseUrl());
+        return inventory(TestEnvironment.databaseUrl(), instanceId);
+    }
+
+    public static String inventory(String databaseUrl, UUID instanceId) {
+        try (Connection connection = connect(databaseUrl);
              PreparedStatement query = connection.prepareStatement("SELECT inventory FROM instances WHERE id = ?")) {
             query.setObject(1, instanceId);
             try (ResultSet rows = query.executeQuery()) {

@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.sts.model.AssumeRoleResponse;
 /**
  * Builds the SDK clients for a customer account: STS with Keel's own credentials, everything else
  * with credentials from {@code sts:AssumeRole} (role ARN + external id, session {@code keel-<id prefix>}).
- * Clients share one HTTP connection pool, carry the configured retry strategy and interceptors, and
+ * Clients share one HTTP connection pool, carry the configured retry strategy and interceptors and the
+ * {@link StepFence}, and
  * are cached per (role, external id, region).
  */
 public final class AwsClients implements AutoCloseable {
@@ -124,6 +125,8 @@ public final class AwsClients implements AutoCloseable {
                         .build())
                 .apiCallAttemptTimeout(Duration.ofSeconds(60));
         settings.interceptors().forEach(b::addExecutionInterceptor);
+        // Last: whatever the others do before a call, the fence is asked just before it goes out.
+        b.addExecutionInterceptor(new StepFence());
         return b.build();
     }
 

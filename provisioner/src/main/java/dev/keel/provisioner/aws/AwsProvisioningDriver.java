@@ -30,6 +30,7 @@ import dev.keel.provisioner.ProvisioningTarget;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.ResourceChange.Action;
 import dev.keel.provisioner.S3GatewayEndpointMode;
+import dev.keel.provisioner.StepRun;
 import dev.keel.provisioner.WalType;
 import dev.keel.provisioner.aws.resources.BrokerRole;
 import dev.keel.provisioner.aws.resources.Brokers;
@@ -186,17 +187,32 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     }
 
     @Override
-    public Inventory apply(String step, ProvisioningTarget target) {
-        return applyStep(step, target).inventory();
+    public Inventory apply(String step, ProvisioningTarget target, StepRun run) {
+        return applyStep(step, target, run).inventory();
     }
 
-    /** Applies one step; returns the changes it made (exactly its resource's diff) and the inventory afterwards. */
+    /** Applies one step to its end in the calling thread; returns the changes it made and the inventory afterwards. */
     public AppliedStep applyStep(String step, ProvisioningTarget target) {
+        return applyStep(step, target, StepRun.INLINE);
+    }
+
+    /**
+     * Applies one step in {@code run}, every call it makes fenced by it; returns the changes it made (exactly its
+     * resource's diff) and the inventory afterwards.
+     */
+    public AppliedStep applyStep(String step, ProvisioningTarget target, StepRun run) {
         long started = System.nanoTime();
         log.info("instance={} step={} applying", target.instanceId(), step);
-        AppliedStep applied = switch (step) {
+        AppliedStep applied = StepFence.during(run, () -> applyFenced(step, target, run));
+        log.info("instance={} step={} done in {} ms: {} change(s)", target.instanceId(), step,
+                (System.nanoTime() - started) / 1_000_000, applied.changes().size());
+        return applied;
+    }
+
+    private AppliedStep applyFenced(String step, ProvisioningTarget target, StepRun run) {
+        return switch (step) {
             case VERIFY_NOTHING_LEFT -> verifyNothingLeft(target);
-            case PUBLISH_ENDPOINT -> run(new Step(step, BROKERS, Phase.CONVERGE), target, BROKERS.types(), false);
+            case PUBLISH_ENDPOINT -> run(new Step(step, BROKERS, Phase.CONVERGE), target, BROKERS.types(), false, run);
             default -> {
                 Step found = find(step, target);
                 List<String> types = new ArrayList<>(found.entry().types());
@@ -205,12 +221,9 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                     found.entry().inputs().stream().filter(type -> RESOURCES.stream().anyMatch(r -> r.types().contains(type)
                             && r.walTypes().contains(target.walType()))).forEach(types::add);
                 }
-                yield run(found, target, types, true);
+                yield run(found, target, types, true, run);
             }
         };
-        log.info("instance={} step={} done in {} ms: {} change(s)", target.instanceId(), step,
-                (System.nanoTime() - started) / 1_000_000, applied.changes().size());
-        return applied;
     }
 
     private Step find(String name, ProvisioningTarget target) {
@@ -228,7 +241,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
      * Observes {@code types} (the step's resource with what it reads of those before it), diffs, applies the diff
      * (or, publishing the endpoint, nothing but the wait for the brokers), and returns what changed and the inventory.
      */
-    private AppliedStep run(Step step, ProvisioningTarget target, List<String> types, boolean change) {
+    private AppliedStep run(Step step, ProvisioningTarget target, List<String> types, boolean change, StepRun run) {
         AwsClients.Customer aws = clients.forTarget(target);
         ManagedResource resource = step.entry().resource();
         ObservedState observed = new ObservedState(observe(aws, target, types));
@@ -236,7 +249,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 step.phase() != Phase.DELETE && types.contains(LAUNCH_TEMPLATE)));
         List<ResourceChange> changes = change ? changes(step, desired, observed) : List.of();
         StepContext ctx = new StepContext(aws, desired, step.entry().types(), observed, t -> observe(aws, target, t),
-                settings, waitedNanos);
+                settings, waitedNanos, run);
         if (step.phase() == Phase.CONVERGE) {
             resource.apply(changes, ctx);
         } else if (!changes.isEmpty()) {
@@ -284,7 +297,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
         AwsClients.Customer aws = clients.forTarget(target);
         List<String> types = RESOURCES.getFirst().types();
         new Buckets().deleteRetained(new StepContext(aws, desired(target), types, ObservedState.NOTHING,
-                t -> observe(aws, target, t), settings, waitedNanos));
+                t -> observe(aws, target, t), settings, waitedNanos, StepRun.INLINE));
     }
 
     /** Everything the instance has in the customer's account, found by tags and deterministic names. Read-only. */

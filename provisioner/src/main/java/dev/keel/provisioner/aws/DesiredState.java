@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import dev.keel.provisioner.BootImage;
+import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
@@ -24,13 +26,13 @@ import dev.keel.provisioner.WalType;
 /**
  * The resources an instance should have in the customer's account, derived from its target alone
  * (a pure function: no AWS call, no clock). Names are deterministic from the instance id so every
- * step can find what an earlier attempt created. {@code lostMachines} are broker machines (EC2
- * instance ids) taken for lost, to be replaced.
+ * step can find what an earlier attempt created. {@code establishedNodes} are the nodes whose brokers the
+ * instance had when last observed: a machine launched for one of them replaces a broker, for any other it adds one.
  */
 public record DesiredState(UUID instanceId, String region, String partition, WalType walType, Bucket dataBucket,
                            Bucket opsBucket, BrokerRole role, SecurityGroup securityGroup, LaunchTemplate launchTemplate,
                            List<Broker> brokers, List<WalVolume> walVolumes, List<WalFileSystem> fileSystems,
-                           Set<String> lostMachines, NetworkPaths networkPaths) {
+                           Set<Integer> establishedNodes, NetworkPaths networkPaths) {
 
     public static final String TAG_INSTANCE = "byoc:instance-id";
     public static final String TAG_RESOURCE = "byoc:resource";
@@ -254,7 +256,12 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
                 // deleted since with the VPC's last instance, which a later instance's create must not be handed.
                 "keel-s3-" + id.toString().replace("-", ""));
         return new DesiredState(id, target.region(), partition, target.walType(), data, ops, role, sg, lt,
-                List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), target.impairedBrokers(), paths);
+                List.copyOf(brokers), List.copyOf(volumes), List.copyOf(fileSystems), establishedNodes(target), paths);
+    }
+
+    private static Set<Integer> establishedNodes(ProvisioningTarget target) {
+        return target.observed() == null ? Set.of() : target.observed().brokers().stream()
+                .map(Inventory.Broker::nodeId).collect(Collectors.toUnmodifiableSet());
     }
 
     /** Tags every resource of the instance carries. */
@@ -340,6 +347,11 @@ public record DesiredState(UUID instanceId, String region, String partition, Wal
         String arn = "arn:" + partition + ":s3:::" + bucket;
         return new IamPolicy(List.of(new IamPolicy.Statement("TlsOnly", "Deny", "*", IamPolicy.actions("s3", "*"),
                 List.of(arn, arn + "/*"), Map.of("Bool", Map.of("aws:SecureTransport", "false")))));
+    }
+
+    /** Eight hex digits of {@code value}'s SHA-256: enough to tell apart what a client token follows. */
+    public static String shortHash(String value) {
+        return sha256(value).substring(0, 8);
     }
 
     private static String sha256(String value) {

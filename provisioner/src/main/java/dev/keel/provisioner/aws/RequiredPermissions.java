@@ -28,7 +28,7 @@ final class RequiredPermissions {
     }
 
     private static final List<String> EC2 = List.of(
-            "ec2:DescribeInstances", "ec2:DescribeVolumes", "ec2:DescribeSecurityGroups", "ec2:DescribeLaunchTemplates",
+            "ec2:DescribeInstances", "ec2:DescribeInstanceStatus", "ec2:DescribeVolumes", "ec2:DescribeSecurityGroups", "ec2:DescribeLaunchTemplates",
             "ec2:DescribeLaunchTemplateVersions", "ec2:DescribeVpcs", "ec2:DescribeSubnets", "ec2:RunInstances", "ec2:StartInstances", "ec2:TerminateInstances", "ec2:CreateTags",
             "ec2:ModifyInstanceAttribute",
             "ec2:CreateVolume", "ec2:AttachVolume", "ec2:DetachVolume", "ec2:DeleteVolume",

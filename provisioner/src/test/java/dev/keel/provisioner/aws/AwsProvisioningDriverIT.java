@@ -28,13 +28,14 @@ import software.amazon.awssdk.services.ec2.model.Instance;
 class AwsProvisioningDriverIT {
 
     static final java.util.concurrent.atomic.AtomicInteger STEP_RETRIES = new java.util.concurrent.atomic.AtomicInteger();
+    static final ImpairedStatuses STATUSES = new ImpairedStatuses();
     static LocalStackAccount aws;
     static AwsProvisioningDriver driver;
 
     @BeforeAll
     static void account() {
         aws = new LocalStackAccount();
-        driver = new AwsProvisioningDriver(aws.settings());
+        driver = new AwsProvisioningDriver(aws.settings().withInterceptors(List.of(STATUSES)));
     }
 
     @AfterAll
@@ -179,20 +180,21 @@ class AwsProvisioningDriverIT {
         assertThat(driver.observe(smaller).ofType(ObservedState.EBS_VOLUME)).extracting(ObservedState.Resource::logicalName)
                 .containsExactlyInAnyOrder("wal-volume-0", "wal-volume-1");
 
-        // a broker whose agent went silent is replaced: same node, a new machine, its WAL volume moved over
-        String silent = instances(smaller).stream().filter(i -> "broker-1".equals(tags(i.tags()).get("byoc:resource")))
+        // a broker EC2 reports impaired is replaced: same node, a new machine, its WAL volume moved over
+        String impaired = instances(smaller).stream().filter(i -> "broker-1".equals(tags(i.tags()).get("byoc:resource")))
                 .findFirst().orElseThrow().instanceId();
-        ProvisioningTarget impaired = smaller.withImpairedBrokers(Set.of(silent));
-        assertThat(driver.plan(ChangeKind.REPAIR, impaired, true)).extracting(ResourceChange::toString).containsExactly(
-                "-/+ ec2-instance broker-1 (" + silent + "): its broker agent stopped reporting: a new instance takes over node 1");
-        ProvisioningTarget repaired = run(driver, ChangeKind.REPAIR, impaired);
+        STATUSES.impaired().add(impaired);
+        assertThat(driver.plan(ChangeKind.REPAIR, smaller, true)).extracting(ResourceChange::toString).containsExactly(
+                "-/+ ec2-instance broker-1 (" + impaired + "): EC2 reports its status checks impaired: a new instance "
+                        + "takes over node 1");
+        ProvisioningTarget repaired = run(driver, ChangeKind.REPAIR, smaller);
         String replacement = instances(repaired).stream().filter(i -> "broker-1".equals(tags(i.tags()).get("byoc:resource")))
                 .findFirst().orElseThrow().instanceId();
-        assertThat(replacement).isNotEqualTo(silent);
+        assertThat(replacement).isNotEqualTo(impaired);
         assertThat(instances(repaired)).hasSize(2);
         assertThat(driver.observe(repaired).find(ObservedState.EBS_VOLUME, "wal-volume-1").orElseThrow()
                 .attribute("attachedTo")).isEqualTo(replacement);
-        assertThat(driver.plan(ChangeKind.REPAIR, impaired, true)).as("the silent machine is gone").isEmpty();
+        assertThat(driver.plan(ChangeKind.REPAIR, repaired, true)).as("the impaired machine is gone").isEmpty();
 
         // delete: everything goes, the sweep finds nothing
         ProvisioningTarget deleted = run(driver, ChangeKind.DELETE, repaired);

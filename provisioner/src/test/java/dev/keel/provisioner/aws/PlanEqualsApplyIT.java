@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AutoClose;
@@ -25,8 +24,11 @@ import dev.keel.provisioner.WalType;
 class PlanEqualsApplyIT {
 
     static final LocalStackAccount aws = new LocalStackAccount();
+    static final ImpairedStatuses STATUSES = new ImpairedStatuses();
     @AutoClose
-    static final AwsProvisioningDriver driver = aws.driverWithFsx();
+    static final AwsProvisioningDriver driver = new AwsProvisioningDriver(aws.settings()
+            .withEndpoints(AwsEndpoints.all(aws.endpoint).withFsx(LocalStackAccount.fsxEndpoint()))
+            .withInterceptors(List.of(STATUSES)));
 
     static {
         InternetRoute.addTo(aws.ec2, aws.vpcId);
@@ -37,8 +39,9 @@ class PlanEqualsApplyIT {
         ProvisioningTarget t = planThenApply(ChangeKind.CREATE, target(WalType.EBS, 1, 2, null, null));
         t = planThenApply(ChangeKind.UPDATE, t.resized(3, 3, null, null));
         t = planThenApply(ChangeKind.UPDATE, t.resized(2, 2, null, null));
-        t = planThenApply(ChangeKind.REPAIR, t.withImpairedBrokers(Set.of(t.observed().brokers().getFirst().machineId())));
-        planThenApply(ChangeKind.DELETE, t.withImpairedBrokers(Set.of()));
+        STATUSES.impaired().add(t0(t).machineId());
+        t = planThenApply(ChangeKind.REPAIR, t);
+        planThenApply(ChangeKind.DELETE, t);
     }
 
     @Test
@@ -56,8 +59,9 @@ class PlanEqualsApplyIT {
         ProvisioningTarget t = planThenApply(ChangeKind.CREATE, target(WalType.FSWAL, 3, 3, 384, 1));
         t = planThenApply(ChangeKind.UPDATE, t.resized(4, 4, 768, 2));
         t = planThenApply(ChangeKind.UPDATE, t.resized(3, 3, 768, 1));
-        t = planThenApply(ChangeKind.REPAIR, t.withImpairedBrokers(Set.of(t0(t).machineId())));
-        planThenApply(ChangeKind.DELETE, t.withImpairedBrokers(Set.of()));
+        STATUSES.impaired().add(t0(t).machineId());
+        t = planThenApply(ChangeKind.REPAIR, t);
+        planThenApply(ChangeKind.DELETE, t);
     }
 
     /** Plans {@code kind}, then applies it step by step as the operation runner does, and compares. */
@@ -73,7 +77,7 @@ class PlanEqualsApplyIT {
         assertThat(plan).as(kind + " " + target.walType() + " changes something").isNotEmpty();
         assertThat(applied).as(kind + " " + target.walType()).containsExactlyElementsOf(plan);
         assertThat(driver.plan(kind == ChangeKind.DELETE ? ChangeKind.DELETE : ChangeKind.REPAIR,
-                current.withImpairedBrokers(Set.of()), true)).as("nothing left to do").isEmpty();
+                current, true)).as("nothing left to do").isEmpty();
         return current;
     }
 

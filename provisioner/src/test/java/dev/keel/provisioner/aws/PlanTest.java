@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
+import dev.keel.provisioner.Inventory;
 import dev.keel.provisioner.ListenerSecurity;
 import dev.keel.provisioner.ResourceChange;
 import dev.keel.provisioner.WalType;
@@ -164,14 +164,76 @@ class PlanTest {
     }
 
     @Test
-    void aBrokerWhoseAgentWentSilentIsReplacedByEveryConvergingChange() {
-        var d = ebs(3);
+    void aBrokerEc2ReportsImpairedIsReplacedByEveryConvergingChange() {
+        DesiredState d = established(3);
+        ObservedState observed = withMachines(converged(d), Map.of("i-1", Map.of("impaired", "true")));
         for (ChangeKind kind : List.of(ChangeKind.CREATE, ChangeKind.UPDATE, ChangeKind.REPAIR)) {
-            var lost = DesiredStateTest.of(Targets.target(DesiredStateTest.ID, WalType.EBS, 3, Targets.zones(3),
-                    Targets.ACCOUNT, "vpc-1").withImpairedBrokers(Set.of("i-1", "i-9")));
-            assertThat(plan(kind, lost, converged(d))).as(kind.name()).singleElement()
-                    .satisfies(c -> assertThat(c.toString()).isEqualTo(
-                            "-/+ ec2-instance broker-1 (i-1): its broker agent stopped reporting: a new instance takes over node 1"));
+            assertThat(plan(kind, d, observed)).as(kind.name()).singleElement()
+                    .satisfies(c -> assertThat(c.toString()).isEqualTo("-/+ ec2-instance broker-1 (i-1): "
+                            + "EC2 reports its status checks impaired: a new instance takes over node 1"));
         }
+    }
+
+    @Test
+    void aRunningMachineIsNeverReplacedForWantOfEvidence() {
+        DesiredState d = established(3);
+        assertThat(plan(ChangeKind.REPAIR, d, converged(d))).as("its agent's silence is no evidence").isEmpty();
+    }
+
+    @Test
+    void oneEstablishedBrokerIsReplacedAtATimeLowestNodeFirst() {
+        DesiredState d = established(3);
+        ObservedState twoImpaired = withMachines(converged(d), Map.of("i-1", Map.of("impaired", "true"),
+                "i-2", Map.of("impaired", "true")));
+        assertThat(plan(ChangeKind.REPAIR, d, twoImpaired)).extracting(ResourceChange::logicalName)
+                .containsExactly("broker-1");
+        ObservedState twoGone = withMachines(converged(d), Map.of("i-0", Map.of("state", "terminated"),
+                "i-2", Map.of("state", "shutting-down")));
+        assertThat(plan(ChangeKind.REPAIR, d, twoGone)).singleElement().satisfies(c -> assertThat(c.toString())
+                .isEqualTo("+ ec2-instance broker-0: its machine is gone: a new one takes over node 0 in us-east-1a "
+                        + "(subnet-a)"));
+        ObservedState goneAndImpaired = withMachines(converged(d), Map.of("i-0", Map.of("state", "terminated"),
+                "i-1", Map.of("impaired", "true")));
+        assertThat(plan(ChangeKind.REPAIR, d, goneAndImpaired)).extracting(ResourceChange::logicalName)
+                .containsExactly("broker-0");
+    }
+
+    @Test
+    void aScaleUpLaunchesEveryNewBrokerAtOnceBesideOneReplacement() {
+        DesiredState before = established(3);
+        DesiredState bigger = DesiredStateTest.of(Targets.target(DesiredStateTest.ID, WalType.S3, 6, Targets.zones(3),
+                Targets.ACCOUNT, "vpc-1").withObserved(inventory(3)));
+        ObservedState observed = withMachines(converged(before), Map.of("i-0", Map.of("state", "terminated"),
+                "i-1", Map.of("state", "terminated")));
+        assertThat(plan(ChangeKind.UPDATE, bigger, observed)).filteredOn(c -> c.type().equals(EC2_INSTANCE))
+                .extracting(ResourceChange::logicalName)
+                .containsExactly("broker-0", "broker-3", "broker-4", "broker-5");
+        DesiredState created = DesiredStateTest.of(WalType.S3, 3, 3);
+        assertThat(plan(ChangeKind.CREATE, created, NOTHING)).filteredOn(c -> c.type().equals(EC2_INSTANCE))
+                .as("a create has no broker yet to replace").hasSize(3);
+    }
+
+    /** An S3-WAL instance of {@code brokers} brokers, each established (in the inventory it last observed). */
+    private static DesiredState established(int brokers) {
+        return DesiredStateTest.of(Targets.target(DesiredStateTest.ID, WalType.S3, brokers, Targets.zones(3),
+                Targets.ACCOUNT, "vpc-1").withObserved(inventory(brokers)));
+    }
+
+    private static Inventory inventory(int brokers) {
+        return new Inventory(null, java.util.stream.IntStream.range(0, brokers)
+                .mapToObj(n -> new Inventory.Broker(n, "us-east-1a", "10.0.0." + n + ":9092", "i-" + n)).toList(),
+                List.of(), Targets.BOOT);
+    }
+
+    /** {@code observed} with the attributes of the machines {@code changed} names changed as it says. */
+    private static ObservedState withMachines(ObservedState observed, Map<String, Map<String, String>> changed) {
+        return new ObservedState(observed.resources().stream().map(r -> {
+            if (!changed.containsKey(r.id())) {
+                return r;
+            }
+            Map<String, String> attributes = new java.util.HashMap<>(r.attributes());
+            attributes.putAll(changed.get(r.id()));
+            return new Resource(r.type(), r.logicalName(), r.id(), attributes);
+        }).toList());
     }
 }

@@ -196,7 +196,7 @@ class S3GatewayEndpointIT {
         ProvisioningTarget t = target(aws, S3GatewayEndpointMode.CREATE);
         t = new ProvisioningTarget(t.instanceId(), t.instanceName(), t.region(), t.account(), t.vpcId(),
                 t.zones().subList(0, 2), t.walType(), t.aku(), null, null, t.instanceType(), t.brokerCount(),
-                t.brokerVersion(), t.observed(), null, Set.of(), null, t.s3GatewayEndpoint(), Set.of(others));
+                t.brokerVersion(), t.observed(), null, null, t.s3GatewayEndpoint(), Set.of(others));
         driver.applyStep("prepare-network-paths", t);
         String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
 

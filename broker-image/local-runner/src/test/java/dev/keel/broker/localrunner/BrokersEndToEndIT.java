@@ -98,6 +98,8 @@ class BrokersEndToEndIT {
     static final Path BACKEND_JAR = Path.of("..", "..", "backend", "target", "keel-backend.jar");
     static final String REGION = "us-east-1";
     static final Duration OPERATION_TIMEOUT = Duration.ofMinutes(2);
+    /** Three drift checks, and longer than the 20 s after which a silent agent's broker is unwell. */
+    static final Duration SILENCE_IS_NO_EVIDENCE = Duration.ofSeconds(25);
     static final int RECORDS = 10_000;
     static final String TOPIC = "orders";
     /** Created once the instance has 6 brokers, one replica per partition: scale-down must move it to keep it. */
@@ -149,8 +151,8 @@ class BrokersEndToEndIT {
                 "KEEL_AWS_WAIT_SCALE", "0.02",
                 "SERVER_PORT", Integer.toString(port), "KEEL_MANAGEMENT_PORT", "0", "KEEL_WORKER_ID", "e2e-" + suffix,
                 "KEEL_HEARTBEAT_INTERVAL", "1s", "KEEL_DB_URL", freshDatabase(),
-                // A lost broker is replaced after 30 s of silence rather than 90, checked every 5 s rather than 60.
-                "KEEL_HEALTH_REPLACE_AFTER", "30s", "KEEL_DRIFT_INTERVAL", "5s"));
+                // Drift (a machine EC2 reports gone) is looked for every 5 s rather than 60.
+                "KEEL_DRIFT_INTERVAL", "5s"));
         backend = pb.start();
         mark("backend starting on " + api + ", log " + log);
 
@@ -564,9 +566,10 @@ class BrokersEndToEndIT {
     // ------------------------------------------------------------------ a lost broker
 
     /**
-     * One broker's machine dies (its agent and broker killed, EC2 still says running): within 30 s the instance is
-     * Degraded naming the broker; the drift check then plans the machine's replacement, a repair by keel-reconciler
-     * replaces it, the node comes back on a new EC2 instance with its data, and the condition clears.
+     * One broker falls silent (its agent and broker killed, EC2 still says running): within 30 s the instance is
+     * Degraded naming the broker and says its agent is silent, and Keel replaces nothing for the silence alone. Then EC2
+     * itself reports the machine terminated: the drift check plans its replacement, a repair by keel-reconciler
+     * replaces it alone, the node comes back on a new EC2 instance with its data, and the conditions clear.
      */
     private void loseOneBroker(String id, String bootstrap) throws Exception {
         BrokerStatus victim = runner.status().stream().filter(s -> id.equals(s.instanceId()))
@@ -579,25 +582,37 @@ class BrokersEndToEndIT {
         String broker = "broker " + victim.nodeId();
         mark("killed node " + victim.nodeId() + " (" + victim.ec2InstanceId() + "): " + machine.size() + " processes");
 
-        await("Degraded naming " + broker, Duration.ofSeconds(30), () -> {
-            JsonNode degraded = condition(call("GET", "/instances/" + id, null).json(), "Degraded");
-            return degraded.get("status").asText().equals("True") && degraded.get("message").asText().contains(broker);
+        await("Degraded naming " + broker + " and its agent silent", Duration.ofSeconds(30), () -> {
+            JsonNode instance = call("GET", "/instances/" + id, null).json();
+            JsonNode degraded = condition(instance, "Degraded");
+            return degraded.get("status").asText().equals("True") && degraded.get("message").asText().contains(broker)
+                    && condition(instance, "AgentsSilent").get("status").asText().equals("True");
         });
         mark(String.format(Locale.ROOT, "Degraded naming %s %.1f s after the kill", broker, (System.nanoTime() - killedAt) / 1e9));
+        // Several drift checks (every 5 s) find nothing to repair: silence is no evidence.
+        Thread.sleep(SILENCE_IS_NO_EVIDENCE.toMillis());
+        assertThat(call("GET", "/instances/" + id + "/operations?limit=1", null).json().at("/items/0/type").asText())
+                .as("no repair for a silent agent").isNotEqualTo("REPAIR");
+        assertThat(ec2.describeInstances(b -> b.instanceIds(victim.ec2InstanceId())).reservations().getFirst()
+                .instances().getFirst().state().nameAsString()).as("the silent machine is left running").isEqualTo("running");
 
+        ec2.terminateInstances(b -> b.instanceIds(victim.ec2InstanceId()));
+        mark("EC2 terminated " + victim.ec2InstanceId());
         JsonNode[] repair = new JsonNode[1];
         await("a repair replacing broker-" + victim.nodeId(), OPERATION_TIMEOUT, () -> {
             repair[0] = call("GET", "/instances/" + id + "/operations?limit=1", null).json().at("/items/0");
             return repair[0].get("type").asText().equals("REPAIR");
         });
         assertThat(repair[0].get("requestedBy").asText()).isEqualTo("keel-reconciler");
-        assertThat(repair[0].get("reason").asText()).contains("broker-" + victim.nodeId(), "replaced");
+        assertThat(repair[0].get("reason").asText()).contains("broker-" + victim.nodeId(), "is missing");
         awaitOperation(repair[0].get("id").asText());
         await("node " + victim.nodeId() + " running on a new machine", Duration.ofSeconds(60), () -> runner.status().stream()
                 .anyMatch(s -> id.equals(s.instanceId()) && s.nodeId() == victim.nodeId()
                         && !s.ec2InstanceId().equals(victim.ec2InstanceId()) && "RUNNING".equals(s.state())));
         await("the Degraded condition to clear", Duration.ofSeconds(60), () ->
                 condition(call("GET", "/instances/" + id, null).json(), "Degraded").get("status").asText().equals("False"));
+        assertThat(condition(call("GET", "/instances/" + id, null).json(), "AgentsSilent").get("status").asText())
+                .isEqualTo("False");
         awaitEveryBrokerAuthenticates(bootstrap, admin);
         assertThat(consumeAll(client(bootstrap, admin), TOPIC, "after-repair")).isEqualTo(RECORDS);
         mark("broker " + victim.nodeId() + " replaced and healthy; every record still readable");

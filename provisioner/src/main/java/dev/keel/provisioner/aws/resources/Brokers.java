@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +13,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ResourceChange;
@@ -24,40 +28,62 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Instance;
+import software.amazon.awssdk.services.ec2.model.InstanceStatus;
+import software.amazon.awssdk.services.ec2.model.InstanceStatusSummary;
+import software.amazon.awssdk.services.ec2.model.SummaryStatus;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
 
 /**
  * One EC2 instance per broker, launched from the launch template's default version into its zone's subnet, with
- * its node's WAL volume (EBS WAL) attached. A machine taken for lost is replaced by a new one for the same node; a
- * broker whose security group was made anew is moved to it; surplus brokers (drained by the control plane first)
- * are terminated, highest node first.
+ * its node's WAL volume (EBS WAL) attached. A machine is replaced only on evidence from EC2 itself: gone (terminated
+ * or shutting down), or failing its status checks (impaired); a broker whose agent merely stopped reporting is left
+ * alone, for the silence may be the control plane's. At most one established broker is replaced at a time; brokers a
+ * spec adds launch together. A stopped machine is started; a broker whose security group was made anew is moved to
+ * it; surplus brokers (drained by the control plane first) are terminated, highest node first. A node's machine is
+ * launched with a client token of the node, the spec and the machine it follows, so two runs of one step, however
+ * they interleave, launch at most one machine for a node.
  */
 public final class Brokers implements ManagedResource {
 
+    private static final Logger log = LoggerFactory.getLogger(Brokers.class);
+    /** The attribute of a machine EC2 reports impaired. */
+    static final String IMPAIRED = "impaired";
     private static final List<String> NOT_TERMINATED = List.of("pending", "running", "shutting-down", "stopping",
             "stopped");
 
+    /** How many established brokers one run replaces: the next waits until this one serves. */
+    static final int REPLACEMENTS_AT_ONCE = 1;
+
     @Override
     public List<ObservedState.Resource> observe(AwsClients.Customer aws, DesiredState desired) {
-        UUID instanceId = desired.instanceId();
-        return instances(aws.ec2(), instanceId, NOT_TERMINATED).stream().map(Brokers::resource).toList();
+        List<Instance> machines = instances(aws.ec2(), desired.instanceId(), NOT_TERMINATED);
+        Set<String> impaired = impaired(aws.ec2(), machines);
+        return machines.stream().map(i -> resource(i, impaired.contains(i.instanceId()))).toList();
     }
 
     @Override
     public List<ResourceChange> diff(DesiredState desired, ObservedState observed) {
         List<ResourceChange> changes = new ArrayList<>();
         Optional<String> groupId = observed.idOf(ObservedState.SECURITY_GROUP, desired.securityGroup().logicalName());
+        int replacements = 0;
         for (DesiredState.Broker broker : desired.brokers()) {
             ObservedState.Resource live = live(observed, broker.logicalName()).orElse(null);
+            boolean established = desired.establishedNodes().contains(broker.nodeId());
             if (live == null) {
+                if (established && replacements++ >= REPLACEMENTS_AT_ONCE) {
+                    continue;
+                }
                 changes.add(new ResourceChange(Action.CREATE, ObservedState.EC2_INSTANCE, broker.logicalName(), null,
-                        "node " + broker.nodeId() + " in " + broker.availabilityZone() + " (" + broker.subnetId() + ")"));
+                        (established ? "its machine is gone: a new one takes over node " : "node ")
+                                + broker.nodeId() + " in " + broker.availabilityZone() + " (" + broker.subnetId() + ")"));
                 continue;
             }
-            if (desired.lostMachines().contains(live.id())) {
-                changes.add(new ResourceChange(Action.REPLACE, ObservedState.EC2_INSTANCE, broker.logicalName(),
-                        live.id(), "its broker agent stopped reporting: a new instance takes over node "
-                        + broker.nodeId()));
+            if ("true".equals(live.attribute(IMPAIRED))) {
+                if (replacements++ < REPLACEMENTS_AT_ONCE) {
+                    changes.add(new ResourceChange(Action.REPLACE, ObservedState.EC2_INSTANCE, broker.logicalName(),
+                            live.id(), "EC2 reports its status checks impaired: a new instance takes over node "
+                            + broker.nodeId()));
+                }
                 continue;
             }
             if ("stopped".equals(live.attribute("state"))) {
@@ -93,10 +119,16 @@ public final class Brokers implements ManagedResource {
         Ec2Client ec2 = ctx.aws().ec2();
         List<String> replaced = changes.stream().filter(c -> c.action() == Action.REPLACE).map(ResourceChange::id)
                 .toList();
-        // The machine taken for lost goes first: its node's WAL volume moves to the new one.
+        List<String> launching = changes.stream().filter(c -> c.action() == Action.CREATE || c.action() == Action.REPLACE)
+                .map(ResourceChange::logicalName).toList();
+        Map<String, String> tokens = launchTokens(ctx, launching, replaced);
+        // A node whose replacement waits for an earlier one to serve has no machine to wait for.
+        Set<String> serving = ctx.desired().brokers().stream().map(DesiredState.Broker::logicalName)
+                .filter(name -> launching.contains(name) || live(ctx.observed(), name).isPresent())
+                .collect(Collectors.toSet());
+        // The impaired machine goes first: its node's WAL volume moves to the new one.
         terminate(ctx, replaced);
-        launch(ctx, changes.stream().filter(c -> c.action() == Action.CREATE || c.action() == Action.REPLACE)
-                .map(ResourceChange::logicalName).toList());
+        launch(ctx, tokens);
         for (ResourceChange change : changes) {
             if (change.action() != Action.UPDATE || !change.type().equals(ObservedState.EC2_INSTANCE)) {
                 continue;
@@ -110,8 +142,8 @@ public final class Brokers implements ManagedResource {
                         .instanceId(change.id()).groups(groupId)));
             }
         }
-        awaitRunning(ctx);
-        attachWalVolumes(ctx);
+        awaitRunning(ctx, serving);
+        attachWalVolumes(ctx, serving);
     }
 
     @Override
@@ -119,9 +151,39 @@ public final class Brokers implements ManagedResource {
         terminate(ctx, deletes.stream().map(ResourceChange::id).toList());
     }
 
-    /** Launches the brokers {@code logicalNames}; a node launched before gets a new client token for each new machine. */
-    private void launch(StepContext ctx, List<String> logicalNames) {
+    /**
+     * The client token each of {@code logicalNames} is launched with: of its node, the spec, and the machine the new one
+     * follows, the newest of the node's machines that are gone or being {@code replaced} (none for a node's first).
+     * Read before anything is launched, and of machines that can no longer change that way, it is the same for every
+     * run that decides to launch the node: a second run launching it gets the first run's machine back from EC2.
+     */
+    private static Map<String, String> launchTokens(StepContext ctx, List<String> logicalNames, List<String> replaced) {
         if (logicalNames.isEmpty()) {
+            return Map.of();
+        }
+        // Terminated machines count too: EC2 shows them for a while after they are gone.
+        Map<String, Instance> predecessors = new HashMap<>();
+        for (Instance machine : instances(ctx.aws().ec2(), ctx.desired().instanceId(), List.of())) {
+            String name = Tags.logicalName(Tags.ofEc2(machine.tags()));
+            boolean gone = !alive(machine.state().nameAsString()) || replaced.contains(machine.instanceId());
+            if (gone && logicalNames.contains(name)) {
+                predecessors.merge(name, machine, (a, b) -> a.launchTime().isAfter(b.launchTime()) ? a : b);
+            }
+        }
+        Map<String, String> tokens = new LinkedHashMap<>();
+        for (DesiredState.Broker broker : ctx.desired().brokers()) {
+            if (logicalNames.contains(broker.logicalName())) {
+                Instance predecessor = predecessors.get(broker.logicalName());
+                tokens.put(broker.logicalName(), predecessor == null ? broker.clientToken()
+                        : broker.clientToken() + "-" + DesiredState.shortHash(predecessor.instanceId()));
+            }
+        }
+        return tokens;
+    }
+
+    /** Launches the brokers {@code tokens} names, each with its client token. */
+    private void launch(StepContext ctx, Map<String, String> tokens) {
+        if (tokens.isEmpty()) {
             return;
         }
         DesiredState desired = ctx.desired();
@@ -131,15 +193,11 @@ public final class Brokers implements ManagedResource {
         String groupId = ctx.observed().idOf(ObservedState.SECURITY_GROUP, desired.securityGroup().logicalName())
                 .orElseThrow(() -> new ProvisioningException("NO_SECURITY_GROUP", "The security group must exist "
                         + "before brokers launch; run create-security-group first.", true));
-        // Terminated machines count too: a token that launched one would return it, dead.
-        Map<String, Long> launchedBefore = instances(ctx.aws().ec2(), desired.instanceId(), List.of()).stream()
-                .collect(Collectors.groupingBy(i -> Tags.logicalName(Tags.ofEc2(i.tags())), Collectors.counting()));
         for (DesiredState.Broker broker : desired.brokers()) {
-            if (!logicalNames.contains(broker.logicalName())) {
+            String token = tokens.get(broker.logicalName());
+            if (token == null) {
                 continue;
             }
-            long generation = launchedBefore.getOrDefault(broker.logicalName(), 0L);
-            String token = generation == 0 ? broker.clientToken() : broker.clientToken() + "-g" + generation;
             var tags = desired.brokerTags(broker.nodeId(), broker.logicalName());
             var rootTags = desired.tags("root-volume-" + broker.nodeId());
             AwsCalls.run("ec2:RunInstances", () -> ctx.aws().ec2().runInstances(b -> b
@@ -150,8 +208,9 @@ public final class Brokers implements ManagedResource {
         }
     }
 
-    private void awaitRunning(StepContext ctx) {
-        if (running(ctx)) {
+    /** Waits until the brokers {@code names} run with private addresses. */
+    private void awaitRunning(StepContext ctx, Set<String> names) {
+        if (running(ctx, names)) {
             return;
         }
         Instant since = ctx.observed().ofType(ObservedState.EC2_INSTANCE).stream()
@@ -159,21 +218,21 @@ public final class Brokers implements ManagedResource {
                 .filter(Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
         ctx.await(ObservedState.EC2_INSTANCE, "brokers to be running with private addresses", since, () -> {
             refresh(ctx);
-            return running(ctx);
+            return running(ctx, names);
         });
     }
 
-    private static boolean running(StepContext ctx) {
-        return ctx.desired().brokers().stream().allMatch(b -> live(ctx.observed(), b.logicalName())
+    private static boolean running(StepContext ctx, Set<String> names) {
+        return names.stream().allMatch(name -> live(ctx.observed(), name)
                 .filter(r -> "running".equals(r.attribute("state")) && r.attribute("privateIp") != null)
                 .isPresent());
     }
 
     /**
-     * Attaches each node's WAL volume to its running broker where it is not attached already, once a machine that
-     * held it before (one just replaced) has let it go.
+     * Attaches the WAL volume of each of the brokers {@code brokerNames} to its running machine where it is not
+     * attached already, once a machine that held it before (one just replaced) has let it go.
      */
-    private void attachWalVolumes(StepContext ctx) {
+    private void attachWalVolumes(StepContext ctx, Set<String> brokerNames) {
         DesiredState desired = ctx.desired();
         if (desired.walVolumes().isEmpty()) {
             return;
@@ -186,6 +245,9 @@ public final class Brokers implements ManagedResource {
         awaitRefreshed(ctx, "WAL volumes to be released by machines that are gone", released);
         Map<String, String> wanted = new HashMap<>();
         for (DesiredState.WalVolume wal : desired.walVolumes()) {
+            if (!brokerNames.contains(DesiredState.brokerName(wal.nodeId()))) {
+                continue;
+            }
             ObservedState.Resource broker = live(ctx.observed(), DesiredState.brokerName(wal.nodeId())).orElseThrow();
             ObservedState.Resource volume = ctx.observed().find(ObservedState.EBS_VOLUME, wal.logicalName())
                     .orElseThrow(() -> new ProvisioningException("NO_WAL_VOLUME", wal.logicalName()
@@ -249,8 +311,42 @@ public final class Brokers implements ManagedResource {
     }
 
     private static boolean alive(ObservedState.Resource instance) {
-        String state = instance.attribute("state");
+        return alive(instance.attribute("state"));
+    }
+
+    private static boolean alive(String state) {
         return !"terminated".equals(state) && !"shutting-down".equals(state);
+    }
+
+    /**
+     * Of {@code machines}, those whose instance or system status checks EC2 reports impaired. A role that may not read
+     * instance statuses (an onboarding stack from before it could) gives no such evidence: machines are then replaced
+     * only once they are gone.
+     */
+    private static Set<String> impaired(Ec2Client ec2, List<Instance> machines) {
+        List<String> ids = machines.stream().filter(i -> alive(i.state().nameAsString())).map(Instance::instanceId)
+                .toList();
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            return ec2.describeInstanceStatusPaginator(b -> b.instanceIds(ids).includeAllInstances(true))
+                    .instanceStatuses().stream()
+                    .filter(s -> impaired(s.instanceStatus()) || impaired(s.systemStatus()))
+                    .map(InstanceStatus::instanceId).collect(Collectors.toSet());
+        } catch (SdkException e) {
+            ProvisioningException classified = AwsCalls.classify("ec2:DescribeInstanceStatus", e);
+            if (!AwsCalls.ACCESS_DENIED.equals(classified.code())) {
+                throw classified;
+            }
+            log.warn("Instance statuses of {} cannot be read, so no machine is taken for impaired: {}", ids,
+                    classified.getMessage());
+            return Set.of();
+        }
+    }
+
+    private static boolean impaired(InstanceStatusSummary summary) {
+        return summary != null && summary.status() == SummaryStatus.IMPAIRED;
     }
 
     /** The instance's machines in {@code states} (none given: in any state, terminated included). */
@@ -263,7 +359,7 @@ public final class Brokers implements ManagedResource {
                 .reservations().stream().flatMap(r -> r.instances().stream()).toList());
     }
 
-    private static ObservedState.Resource resource(Instance i) {
+    private static ObservedState.Resource resource(Instance i, boolean impaired) {
         Map<String, String> tags = Tags.ofEc2(i.tags());
         Map<String, String> attributes = new HashMap<>();
         attributes.put("state", i.state().nameAsString());
@@ -274,6 +370,7 @@ public final class Brokers implements ManagedResource {
         Attributes.put(attributes, "nodeId", tags.get(DesiredState.TAG_NODE));
         Attributes.put(attributes, "specVersion", tags.get(DesiredState.TAG_SPEC_VERSION));
         Attributes.put(attributes, "since", i.launchTime());
+        Attributes.put(attributes, IMPAIRED, impaired ? "true" : null);
         return new ObservedState.Resource(ObservedState.EC2_INSTANCE, Tags.logicalName(tags), i.instanceId(), attributes);
     }
 }

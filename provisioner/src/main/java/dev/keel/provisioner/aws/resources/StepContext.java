@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.StepRun;
 import dev.keel.provisioner.aws.AwsClients;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.DesiredState;
@@ -26,6 +27,7 @@ public final class StepContext {
     private final LongAdder waitedNanos;
     private final Observation observation;
     private final List<String> own;
+    private final StepRun run;
     private ObservedState observed;
 
     /** Observes resources of the given types afresh, through the resources that own them. */
@@ -34,10 +36,11 @@ public final class StepContext {
         List<ObservedState.Resource> of(List<String> types);
     }
 
-    /** {@code own}: the types of the resource whose step this is. */
+    /** {@code own}: the types of the resource whose step this is; {@code run}: the run of the step it applies in. */
     public StepContext(AwsClients.Customer aws, DesiredState desired, List<String> own, ObservedState observed,
-                       Observation observation, AwsProvisionerSettings settings, LongAdder waitedNanos) {
+                       Observation observation, AwsProvisionerSettings settings, LongAdder waitedNanos, StepRun run) {
         this.aws = aws;
+        this.run = run;
         this.own = List.copyOf(own);
         this.desired = desired;
         this.observed = observed;
@@ -75,19 +78,21 @@ public final class StepContext {
 
     /**
      * Waits until {@code done}, patiently as {@code kind} deserves: the first look once the first pause has passed
-     * since {@code since} (when AWS says the awaited lifecycle began; null for now), then backing off. Anchored on
-     * that moment, a wait resumed after a restart carries on where it was rather than starting over; past the kind's
-     * time limit it fails retryably.
+     * since {@code since} (when AWS says the awaited lifecycle began; null: when an earlier run of the step began
+     * waiting for {@code what}, or now), then backing off. Anchored on that moment, a wait resumed after a restart or
+     * in a later run carries on where it was rather than starting over; past the kind's time limit it fails
+     * retryably. A pause longer than the run may take in its thread ends the run ({@link dev.keel.provisioner.StepWaiting}).
      */
     public void await(String kind, String what, Instant since, BooleanSupplier done) {
         Patience patience = settings.waits().of(kind);
         double scale = settings.waits().scale();
         Clock clock = settings.clock();
-        Instant start = since == null ? clock.instant() : since;
+        Instant earlier = run.waitingSince(what);
+        Instant start = since != null ? since : earlier != null ? earlier : clock.instant();
         Duration firstLook = patience.pause(Duration.ZERO, scale);
         Duration waited = Duration.between(start, clock.instant());
         if (waited.compareTo(firstLook) < 0) {
-            sleep(firstLook.minus(waited), what);
+            pause(firstLook.minus(waited), what, start);
         }
         while (!done.getAsBoolean()) {
             waited = Duration.between(start, clock.instant());
@@ -96,7 +101,7 @@ public final class StepContext {
                         + waited.toSeconds() + " s, longer than the " + patience.limit().toSeconds()
                         + " s allowed for a " + kind + "; the step will be tried again.", true);
             }
-            sleep(patience.pause(waited, scale), what);
+            pause(patience.pause(waited, scale), what, start);
         }
     }
 
@@ -104,14 +109,9 @@ public final class StepContext {
         return settings;
     }
 
-    private void sleep(Duration pause, String what) {
-        try {
-            Thread.sleep(pause);
-            waitedNanos.add(pause.toNanos());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ProvisioningException("INTERRUPTED", "Interrupted while waiting for " + what, true);
-        }
+    private void pause(Duration pause, String what, Instant start) {
+        run.pause(pause, what, start, settings.clock().instant());
+        waitedNanos.add(pause.toNanos());
     }
 
     static Instant instant(ObservedState.Resource resource) {

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ProvisioningException;
+import dev.keel.provisioner.StepRun;
+import dev.keel.provisioner.StepWaiting;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.ObservedState;
 import dev.keel.provisioner.aws.Patience;
@@ -59,11 +61,59 @@ class WaitsTest {
                 });
     }
 
+    @Test
+    void aPauseLongerThanTheRunMayTakeEndsTheRunToLookAgainLater() {
+        LongAdder slept = new LongAdder();
+        Instant began = Instant.now().minus(Duration.ofMinutes(3));
+        AtomicInteger looks = new AtomicInteger();
+        StepRun run = run(Duration.ofMillis(1), null);
+        assertThatThrownBy(() -> context(slept, run, 1).await(ObservedState.FSX_FILE_SYSTEM, "wal-fs-0", began,
+                () -> looks.incrementAndGet() > 1)).isInstanceOfSatisfying(StepWaiting.class, w -> {
+                    assertThat(w.what()).isEqualTo("wal-fs-0");
+                    assertThat(w.since()).as("anchored where the wait began").isEqualTo(began);
+                    assertThat(Duration.between(Instant.now(), w.nextLook()))
+                            .as("a pause as long as the three minutes waited").isBetween(Duration.ofSeconds(170), Duration.ofSeconds(181));
+                });
+        assertThat(looks).as("looked once, then left the thread").hasValue(1);
+        assertThat(slept.sum()).isZero();
+    }
+
+    @Test
+    void aWaitWithoutAnAnchorOfAwssCarriesOnFromWhenAnEarlierRunBeganIt() {
+        Instant began = Instant.now().minus(FILE_SYSTEM.limit()).minusSeconds(1);
+        assertThatThrownBy(() -> context(new LongAdder(), run(Duration.ofDays(1), began), SCALE)
+                .await(ObservedState.FSX_FILE_SYSTEM, "wal-fs-0", null, () -> false))
+                .isInstanceOfSatisfying(ProvisioningException.class, e -> assertThat(e.code()).isEqualTo("NOT_READY"));
+    }
+
     private static final double SCALE = 0.001;
 
     private static StepContext context(LongAdder slept) {
-        AwsProvisionerSettings settings = AwsProvisionerSettings.defaults().withWaits(Waits.aws().scaled(SCALE))
+        return context(slept, StepRun.INLINE, SCALE);
+    }
+
+    private static StepContext context(LongAdder slept, StepRun run, double scale) {
+        AwsProvisionerSettings settings = AwsProvisionerSettings.defaults().withWaits(Waits.aws().scaled(scale))
                 .withClock(Clock.systemUTC());
-        return new StepContext(null, null, List.of(), ObservedState.NOTHING, types -> List.of(), settings, slept);
+        return new StepContext(null, null, List.of(), ObservedState.NOTHING, types -> List.of(), settings, slept, run);
+    }
+
+    /** A run that pauses in its thread at most {@code longest}, and whose earlier run began waiting for anything at {@code since}. */
+    private static StepRun run(Duration longest, Instant since) {
+        return new StepRun() {
+            @Override
+            public void beforeCloudChange() {
+            }
+
+            @Override
+            public Instant waitingSince(String what) {
+                return since;
+            }
+
+            @Override
+            public Duration longestInlinePause() {
+                return longest;
+            }
+        };
     }
 }
