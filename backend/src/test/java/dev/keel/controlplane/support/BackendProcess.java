@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -47,7 +48,7 @@ public final class BackendProcess implements AutoCloseable {
         int managementPort = freePort();
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
-            ProcessBuilder builder = packagedJar(log);
+            ProcessBuilder builder = packagedJar(log, List.of());
             builder.environment().put("SPRING_PROFILES_ACTIVE", ProductionSettings.LOCAL_PROFILE);
             builder.environment().putAll(environment);
             builder.environment().put("SERVER_PORT", String.valueOf(port));
@@ -66,31 +67,58 @@ public final class BackendProcess implements AutoCloseable {
      * start; returns what it printed. Fails if it is still running after {@code within}.
      */
     public static String refusedStart(String name, Map<String, String> environment, Duration within) {
-        Path log = Path.of("target", "it-logs", name + ".log");
         try {
-            Files.deleteIfExists(log);
-            ProcessBuilder builder = packagedJar(log);
+            ProcessBuilder builder = packagedJar(Path.of("target", "it-logs", name + ".log"), List.of());
             builder.environment().clear();
             builder.environment().putAll(environment);
-            Process process = builder.start();
-            if (!process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor();
-                throw new IllegalStateException("The backend started with " + environment.keySet() + "; see " + log);
+            Exit exit = awaitExit(builder, within);
+            if (exit.code() == 0) {
+                throw new IllegalStateException("The backend exited with 0:\n" + exit.output());
             }
-            if (process.exitValue() == 0) {
-                throw new IllegalStateException("The backend exited with 0; see " + log);
-            }
-            return Files.readString(log);
+            return exit.output();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How a command of the packaged backend ended: its exit code and all it printed. */
+    public record Exit(int code, String output) {
+    }
+
+    /**
+     * Runs the packaged backend as a command that ends by itself ({@code arguments}, e.g. {@code migrate}), with the
+     * local-development profile and the test run's environment plus {@code environment}. Fails if it is still running
+     * after {@code within}.
+     */
+    public static Exit command(String name, List<String> arguments, Map<String, String> environment, Duration within) {
+        try {
+            ProcessBuilder builder = packagedJar(Path.of("target", "it-logs", name + ".log"), arguments);
+            builder.environment().put("SPRING_PROFILES_ACTIVE", ProductionSettings.LOCAL_PROFILE);
+            builder.environment().putAll(environment);
+            return awaitExit(builder, within);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Exit awaitExit(ProcessBuilder builder, Duration within) throws IOException {
+        Path log = builder.redirectOutput().file().toPath();
+        Files.deleteIfExists(log);
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException("The backend still ran after " + within.toSeconds() + " s; see " + log);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+        return new Exit(process.exitValue(), Files.readString(log));
     }
 
     /** The packaged jar as it ships, with the tests' fixtures (the no-cloud driver, fault injection) beside it. */
-    private static ProcessBuilder packagedJar(Path log) throws IOException {
+    private static ProcessBuilder packagedJar(Path log, List<String> arguments) throws IOException {
         Path jar = Path.of("target", "keel-backend.jar");
         if (!Files.exists(jar) || !Files.isDirectory(Path.of(FIXTURES))) {
             throw new IllegalStateException(jar.toAbsolutePath() + " or " + FIXTURES
@@ -98,8 +126,10 @@ public final class BackendProcess implements AutoCloseable {
         }
         Files.createDirectories(log.getParent());
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(List.of(java, "-Xmx384m", "-Dloader.path=" + FIXTURES,
-                "-cp", jar.toString(), "org.springframework.boot.loader.launch.PropertiesLauncher"))
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-Dloader.path=" + FIXTURES,
+                "-cp", jar.toString(), "org.springframework.boot.loader.launch.PropertiesLauncher"));
+        command.addAll(arguments);
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     }
