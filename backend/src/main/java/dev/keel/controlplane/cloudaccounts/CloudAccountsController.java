@@ -79,6 +79,7 @@ class CloudAccountsController {
 
     @DeleteMapping("/{cloudAccountId:" + PathIds.UUID + "}")
     ResponseEntity<Void> delete(Caller caller, @PathVariable UUID cloudAccountId) {
-        return answers.answer(() -> accounts.delete(caller, cloudAccountId), deleted -> ResponseEntity.noContent().build());
+        return answers.answer(() -> accounts.delete(caller, cloudAccountId),
+                deleted -> ResponseEntity.noContent().build());
     }
 }

@@ -34,8 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * A claim names the request holding it ({@code holder}), and every write of that request is fenced on it. A claim
  * still unanswered {@code keel.idempotency.stale-after} after it was taken belongs to a request that died with its
  * process (no request takes that long): the next request with the key takes it over. If the dead request committed its
- * change, its claim holds the answer that change gives, written in the change's own transaction ({@link ChangeAnswers}):
- * the retry is answered with it. Otherwise nothing was changed and the retry is processed afresh. A request that was
+ * change, its claim holds the answer that change gives, written in the change's own transaction
+ * ({@link ChangeAnswers}): the retry is answered with it. Otherwise nothing was changed and the retry is processed
+ * afresh. A request that was
  * only slow finds its claim taken over and its change refused, so a key's change is made once either way.
  */
 @Configuration
@@ -106,7 +107,8 @@ class IdempotencyRecords {
                     INSERT INTO idempotency_records (organization_id, caller_subject, idempotency_key, request_method,
                                                      request_path, request_hash, holder)
                     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                    """).params(owner.organizationId(), owner.subject(), key, method, path, fingerprint, holder).update();
+                    """).params(owner.organizationId(), owner.subject(), key, method, path, fingerprint, holder)
+                    .update();
             if (inserted == 1) {
                 return new Claim.Held(holder);
             }
@@ -145,7 +147,7 @@ class IdempotencyRecords {
         return new Claim.Taken(new StoredResponse(fingerprint, null, Map.of(), null));
     }
 
-    /** A key's record as claiming reads it: what it holds, who holds it, and whether that one has been at it too long. */
+    /** A key's record as claiming reads it: what it holds, who holds it, and whether that one has held it too long. */
     private record Found(StoredResponse stored, UUID holder, boolean stale) {
     }
 
@@ -189,8 +191,8 @@ class IdempotencyRecords {
                 SET response_status = ?, response_headers = ?::jsonb, response_body = ?, response_sealed = true
                 WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
                 """).params(response.status(), json.writeValueAsString(response.headers()),
-                        secrets.seal(response.body(), context(owner, key)), owner.organizationId(), owner.subject(), key,
-                        holder)
+                        secrets.seal(response.body(), context(owner, key)), owner.organizationId(), owner.subject(),
+                        key, holder)
                 .update();
     }
 

@@ -106,7 +106,8 @@ class InstancesController {
         if (update.onlyDeletionProtection()) {
             return answers.answer(() -> instances.updateDeletionProtection(caller, instanceId, ifMatch,
                             update.deletionProtection()),
-                    instance -> ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id()))));
+                    instance -> ResponseEntity.ok().eTag(instance.etag())
+                            .body(view(instance, brokers.of(instance.id()))));
         }
         return answers.answer(() -> instances.update(caller, instanceId, ifMatch, update),
                 operation -> accepted(operation, instances.get(caller.organizationId(), instanceId).etag()));

@@ -49,6 +49,7 @@ class KafkaAclsController {
 
     @DeleteMapping("/{aclId:" + PathIds.UUID + "}")
     ResponseEntity<KafkaAcl> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable UUID aclId) {
-        return answers.answer(() -> acls.delete(caller, instanceId, aclId), deleted -> ResponseEntity.accepted().body(deleted));
+        return answers.answer(() -> acls.delete(caller, instanceId, aclId),
+                deleted -> ResponseEntity.accepted().body(deleted));
     }
 }

@@ -56,6 +56,7 @@ class KafkaUsersController {
 
     @DeleteMapping("/{userName}")
     ResponseEntity<KafkaUser> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
-        return answers.answer(() -> users.delete(caller, instanceId, userName), deleted -> ResponseEntity.accepted().body(deleted));
+        return answers.answer(() -> users.delete(caller, instanceId, userName),
+                deleted -> ResponseEntity.accepted().body(deleted));
     }
 }

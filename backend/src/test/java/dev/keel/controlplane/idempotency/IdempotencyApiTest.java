@@ -172,12 +172,7 @@ class IdempotencyApiTest extends ApiTest {
                 WHERE idempotency_key = ?
                 """, key);
 
-        ApiClient.Response held = keyed.post("/instances", body);
-        assertThat(held.status()).isEqualTo(409);
-        assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
-
-        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
-        ApiClient.Response retry = keyed.post("/instances", body);
+        ApiClient.Response retry = retriedOnceStale(keyed, key, body);
 
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.header("Idempotency-Replayed")).contains("true");
@@ -201,14 +196,9 @@ class IdempotencyApiTest extends ApiTest {
                 instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3));
         String key = UUID.randomUUID().toString();
         ApiClient keyed = api.header("Idempotency-Key", key);
-        claimLeftBy(EDITOR, key, "/api/v1/instances", payload, "now()");
+        claimLeftBy(EDITOR, key, "/api/v1/instances", payload);
 
-        ApiClient.Response held = keyed.post("/instances", payload);
-        assertThat(held.status()).isEqualTo(409);
-        assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
-
-        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
-        ApiClient.Response retry = keyed.post("/instances", payload);
+        ApiClient.Response retry = retriedOnceStale(keyed, key, payload);
 
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.header("Idempotency-Replayed")).isEmpty();
@@ -243,16 +233,28 @@ class IdempotencyApiTest extends ApiTest {
                         taken -> assertThat(taken.stored().status()).isNull());
     }
 
-    /** The claim a process that died left for {@code key}: as {@code claim} makes it, taken at {@code claimedAt}. */
-    private void claimLeftBy(String username, String key, String path, String payload, String claimedAt) {
+    /**
+     * {@code body} sent to {@code /instances} with {@code key}, whose request holds it unanswered: told it is in
+     * progress while its holder may still be at work, then sent again once the hold is stale.
+     */
+    private static ApiClient.Response retriedOnceStale(ApiClient keyed, String key, Object body) {
+        ApiClient.Response held = keyed.post("/instances", body);
+        assertThat(held.status()).isEqualTo(409);
+        assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
+        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
+        return keyed.post("/instances", body);
+    }
+
+    /** The claim a process that died left for {@code key}, just now: as {@code claim} makes it. */
+    private void claimLeftBy(String username, String key, String path, String payload) {
         IdempotencyRecords.Owner owner = ownerOf(username);
         String fingerprint = IdempotencyFilter.fingerprint(new MockHttpServletRequest("POST", path),
                 payload.getBytes(StandardCharsets.UTF_8));
         Database.update("""
                 INSERT INTO idempotency_records (organization_id, caller_subject, idempotency_key, request_method,
                                                  request_path, request_hash, holder, claimed_at)
-                VALUES (?, ?, ?, 'POST', ?, ?, gen_random_uuid(), %s)
-                """.formatted(claimedAt), owner.organizationId(), owner.subject(), key, path, fingerprint);
+                VALUES (?, ?, ?, 'POST', ?, ?, gen_random_uuid(), now())
+                """, owner.organizationId(), owner.subject(), key, path, fingerprint);
     }
 
     /** Whose keys {@code username}'s are, as the first keyed request of a test records them. */

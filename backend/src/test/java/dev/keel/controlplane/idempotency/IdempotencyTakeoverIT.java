@@ -64,7 +64,8 @@ class IdempotencyTakeoverIT {
     private static Killed killedAt(String point) throws InterruptedException {
         try (BackendProcess doomed = start("doomed-" + point, Map.of("KEEL_API_TEST_FAULTS_KILL_AT", point))) {
             ApiClient api = doomed.api(Fixtures.EDITOR);
-            Map<String, Object> body = Fixtures.instanceBody(Fixtures.registerAccount(api).get("id").asString(), "S3", 1, 3);
+            Map<String, Object> body = Fixtures.instanceBody(Fixtures.registerAccount(api).get("id").asString(), "S3",
+                    1, 3);
             String payload = JsonMapper.shared().writeValueAsString(body);
             String key = UUID.randomUUID().toString();
             assertThatThrownBy(() -> api.header("Idempotency-Key", key).post("/instances", payload))
@@ -75,7 +76,8 @@ class IdempotencyTakeoverIT {
     }
 
     private int instancesNamed(Killed killed) {
-        return jdbc.sql("SELECT count(*) FROM instances WHERE name = ?").param(killed.name()).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM instances WHERE name = ?").param(killed.name()).query(Integer.class)
+                .single();
     }
 
     private static BackendProcess start(String name, Map<String, String> settings) {

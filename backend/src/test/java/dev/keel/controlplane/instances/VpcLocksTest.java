@@ -1,7 +1,7 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -18,6 +20,7 @@ import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.ProvisioningTarget;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,24 +65,17 @@ class VpcLocksTest extends ApiTest {
     @Test
     void stepsOnOneVpcTakeTurnsWhileAStepOnAnotherGoesOn() throws Exception {
         Instance like = anInstance();
-        String vpc = uniqueVpc();
-        ProvisioningTarget first = recorded(like, vpc);
-        ProvisioningTarget second = recorded(like, vpc);
-        ProvisioningTarget elsewhere = recorded(like, uniqueVpc());
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        List<ProvisioningTarget> vpc = sharingAVpc(like);
+        ProvisioningTarget elsewhere = sharingAVpc(like).getFirst();
         AtomicBoolean secondRan = new AtomicBoolean();
         try (ExecutorService steps = Executors.newFixedThreadPool(3)) {
-            Future<?> held = steps.submit(() -> locks.holding(first, t -> awaitRelease(holding, release)));
-            assertThat(holding.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            Future<?> waiting = steps.submit(() -> locks.holding(second, t -> secondRan.getAndSet(true)));
-            awaitWaitingSessions(1);
+            Held holding = holdLockOf(vpc.getFirst(), steps);
+            Future<?> waiting = waitingBehind(steps, vpc.getLast(), t -> secondRan.getAndSet(true));
             assertThat(secondRan).as("the second step waits for the first").isFalse();
             assertThat(steps.submit(() -> locks.holding(elsewhere, t -> "done")).get(PATIENCE.toSeconds(),
                     TimeUnit.SECONDS)).as("another VPC's step does not wait").isEqualTo("done");
 
-            release.countDown();
-            held.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            holding.letGo();
             waiting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             assertThat(secondRan).isTrue();
         }
@@ -88,64 +84,82 @@ class VpcLocksTest extends ApiTest {
     /** A holder whose process dies loses its session, as here its session is ended: the next step goes on. */
     @Test
     void aLockEndsWithTheSessionOfItsHolder() throws Exception {
-        Instance like = anInstance();
-        String vpc = uniqueVpc();
-        ProvisioningTarget first = recorded(like, vpc);
-        ProvisioningTarget second = recorded(like, vpc);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        List<ProvisioningTarget> vpc = sharingAVpc(anInstance());
         try (ExecutorService steps = Executors.newFixedThreadPool(2)) {
-            Future<?> dying = steps.submit(() -> locks.holding(first, t -> awaitRelease(holding, release)));
-            assertThat(holding.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            Future<String> next = steps.submit(() -> locks.holding(second, t -> "done"));
-            awaitWaitingSessions(1);
+            Held dying = holdLockOf(vpc.getFirst(), steps);
+            Future<String> next = waitingBehind(steps, vpc.getLast(), t -> "done");
 
             jdbc.sql("""
                     SELECT pg_terminate_backend(pid) FROM pg_locks
                     WHERE locktype = 'advisory' AND granted AND objsubid = 1
                       AND classid::bigint = (hashtextextended(:key, 0) >> 32) & 4294967295
                       AND objid::bigint = hashtextextended(:key, 0) & 4294967295
-                    """).param("key", "vpc:" + NetworkLocks.vpcOf(first)).query(Boolean.class).single();
+                    """).param("key", "vpc:" + NetworkLocks.vpcOf(vpc.getFirst())).query(Boolean.class).single();
 
             assertThat(next.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("done");
-            release.countDown();
-            dying.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            dying.letGo();
         }
+    }
+
+    /** A step on a VPC that holds its lock until released. */
+    private record Held(Future<?> step, CountDownLatch release) {
+
+        void letGo() throws Exception {
+            release.countDown();
+            step.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    private Held holdLockOf(ProvisioningTarget target, ExecutorService steps) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> step = steps.submit(() -> locks.holding(target, t -> {
+            holding.countDown();
+            try {
+                return release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }));
+        assertThat(holding.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        return new Held(step, release);
     }
 
     private Instance anInstance() {
         ApiClient editor = api(EDITOR);
-        UUID id = UUID.fromString(createRunningInstance(editor, instanceBody(registerAccount(editor).get("id").asString(),
-                "S3", 1, 3)).get("id").asString());
+        JsonNode created = createRunningInstance(editor, instanceBody(registerAccount(editor).get("id").asString(), "S3",
+                1, 3));
+        UUID id = UUID.fromString(created.get("id").asString());
         return instances.find(id).orElseThrow();
     }
 
-    private ProvisioningTarget recorded(Instance like, String vpc) {
-        return targets.of(instances.find(RecordedInstances.record(instances, like, vpc, "subnet-0a000001"))
-                .orElseThrow());
+    /** Two instances being created in a VPC of their own, in the account and region of {@code like}. */
+    private List<ProvisioningTarget> sharingAVpc(Instance like) {
+        String vpc = uniqueVpc();
+        return Stream.of("subnet-0a000001", "subnet-0b000001").map(subnet -> targets.of(instances.find(
+                RecordedInstances.record(instances, like, vpc, subnet)).orElseThrow())).toList();
+    }
+
+    /** A step on {@code target} submitted to {@code steps}, once it waits for its VPC's lock. */
+    private <T> Future<T> waitingBehind(ExecutorService steps, ProvisioningTarget target,
+                                        Function<ProvisioningTarget, T> step) throws InterruptedException {
+        Future<T> waiting = steps.submit(() -> locks.holding(target, step));
+        awaitWaitingSession();
+        return waiting;
     }
 
     private static String uniqueVpc() {
         return "vpc-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
     }
 
-    private static Set<String> awaitRelease(CountDownLatch holding, CountDownLatch release) {
-        holding.countDown();
-        try {
-            release.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return Set.of();
-    }
-
-    /** Waits until {@code sessions} sessions wait for an advisory lock. */
-    private void awaitWaitingSessions(int sessions) throws InterruptedException {
+    /** Waits until a session waits for an advisory lock. */
+    private void awaitWaitingSession() throws InterruptedException {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (waitingSessions() < sessions && System.nanoTime() < deadline) {
+        while (waitingSessions() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(waitingSessions()).isEqualTo(sessions);
+        assertThat(waitingSessions()).isEqualTo(1);
     }
 
     private int waitingSessions() {
