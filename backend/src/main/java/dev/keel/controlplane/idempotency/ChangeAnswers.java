@@ -84,13 +84,13 @@ public class ChangeAnswers {
         return (T) made;
     }
 
-    /** While the filter processes a request holding {@code key}, its changes' answers are stored under it. */
-    Held hold(IdempotencyRecords.Owner owner, String key, UUID holder) {
+    /** Until closed, the changes of this thread's request, which holds {@code key}, store their answers under it. */
+    UnderKey underKey(IdempotencyRecords.Owner owner, String key, UUID holder) {
         current.set(new Keyed(owner, key, holder));
         return current::remove;
     }
 
-    interface Held extends AutoCloseable {
+    interface UnderKey extends AutoCloseable {
         @Override
         void close();
     }

@@ -37,7 +37,8 @@ import dev.keel.controlplane.shared.ProblemWriter;
  * {@code Idempotency-Key} on POST, PUT, PATCH and DELETE, per caller within the organization: the first
  * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
- * Server errors are not stored, so a retry after one is processed afresh. A request no operation
+ * Server errors are not stored, so a retry after one is processed afresh, unless the request had committed its change
+ * before the error: the key then answers from it. A request no operation
  * takes (an unknown path, a method or media type the path does not have) is left to the dispatcher's
  * 404, 405 or 415: it has no effect to repeat, and its key is not spent. A request whose process died holds its key
  * only for a while ({@link IdempotencyRecords}): a retry after that is answered from its change, or processed afresh.
@@ -111,7 +112,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
         }
         ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
         boolean completed = false;
-        try (ChangeAnswers.Held held = answers.hold(owner, key, holder)) {
+        try (ChangeAnswers.UnderKey underKey = answers.underKey(owner, key, holder)) {
             chain.doFilter(new BufferedRequest(request, body), recorded);
             completed = true;
         } finally {
