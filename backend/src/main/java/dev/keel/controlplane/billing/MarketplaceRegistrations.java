@@ -20,6 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.identity.Role;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.ProblemType;
@@ -42,16 +43,19 @@ class MarketplaceRegistrations {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final Duration lifetime;
+    private final ChangeAnswers answers;
 
     MarketplaceRegistrations(JdbcClient jdbc, TransactionTemplate transactions, AuditLog audit,
                              ApplicationEventPublisher events, Clock clock,
-                             @Value("${keel.marketplace.registration-lifetime}") Duration lifetime) {
+                             @Value("${keel.marketplace.registration-lifetime}") Duration lifetime,
+                             ChangeAnswers answers) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.audit = audit;
         this.events = events;
         this.clock = clock;
         this.lifetime = lifetime;
+        this.answers = answers;
     }
 
     /** Keeps the buyer for {@code keel.marketplace.registration-lifetime} and answers its reference. */
@@ -121,7 +125,7 @@ class MarketplaceRegistrations {
                     .update();
             MarketplaceRegistration done = registration.linked(subscription, now);
             audit.record(caller, "marketplace-subscription.link", "marketplace-subscription", subscription, null, done);
-            return done;
+            return answers.record(done);
         });
         try {
             events.publishEvent(new SubscriptionLinked(linked.subscriptionId(), caller.organizationId()));

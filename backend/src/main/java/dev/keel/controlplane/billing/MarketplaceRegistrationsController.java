@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.PathIds;
 
@@ -20,9 +21,11 @@ import dev.keel.controlplane.shared.PathIds;
 class MarketplaceRegistrationsController {
 
     private final MarketplaceRegistrations registrations;
+    private final ChangeAnswers answers;
 
-    MarketplaceRegistrationsController(MarketplaceRegistrations registrations) {
+    MarketplaceRegistrationsController(MarketplaceRegistrations registrations, ChangeAnswers answers) {
         this.registrations = registrations;
+        this.answers = answers;
     }
 
     /** What the reference stands for, for the signed-in user to confirm before linking it. */
@@ -36,7 +39,8 @@ class MarketplaceRegistrationsController {
         if (link.reference() == null) {
             throw ApiException.validation("reference", "is required: the reference the registration page was opened with");
         }
-        return ResponseEntity.status(HttpStatus.CREATED).body(registrations.link(caller, link.reference()));
+        return answers.answer(() -> registrations.link(caller, link.reference()),
+                linked -> ResponseEntity.status(HttpStatus.CREATED).body(linked));
     }
 
     record Link(UUID reference) {

@@ -23,6 +23,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.catalog.SizingCatalogs;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.Cursor;
@@ -51,14 +52,16 @@ public class CloudAccounts {
     private final AuditLog audit;
     private final List<CloudAccountUsage> usages;
     private final ProvisioningDriver driver;
+    private final ChangeAnswers answers;
 
     CloudAccounts(JdbcClient jdbc, SizingCatalogs catalogs, AuditLog audit, List<CloudAccountUsage> usages,
-                  ProvisioningDriver driver) {
+                  ProvisioningDriver driver, ChangeAnswers answers) {
         this.jdbc = jdbc;
         this.catalogs = catalogs;
         this.audit = audit;
         this.usages = usages;
         this.driver = driver;
+        this.answers = answers;
     }
 
     public Optional<CloudAccount> find(UUID organizationId, UUID id) {
@@ -125,7 +128,7 @@ public class CloudAccounts {
         }
         CloudAccount account = get(caller.organizationId(), id);
         audit.record(caller, "cloud-account.register", "cloud-account", id, null, account);
-        return account;
+        return answers.record(account);
     }
 
     /**
@@ -216,8 +219,9 @@ public class CloudAccounts {
         return ApiException.of(ProblemType.CLOUD_REFUSED, e.getMessage());
     }
 
+    /** Answers the account as it was before. */
     @Transactional
-    void delete(Caller caller, UUID id) {
+    CloudAccount delete(Caller caller, UUID id) {
         CloudAccount account = get(caller.organizationId(), id);
         long users = usages.stream().mapToLong(u -> u.liveInstancesUsing(caller.organizationId(), id)).sum();
         if (users > 0) {
@@ -226,6 +230,7 @@ public class CloudAccounts {
         }
         jdbc.sql("UPDATE cloud_accounts SET deleted_at = now() WHERE id = ?").param(id).update();
         audit.record(caller, "cloud-account.delete", "cloud-account", id, account, null);
+        return answers.record(account);
     }
 
     private void validate(CloudAccountRegistration registration) {

@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.identity.Organizations;
 import dev.keel.controlplane.shared.Cursor;
 import dev.keel.controlplane.shared.Page;
@@ -27,11 +28,14 @@ class CloudAccountsController {
     private final CloudAccounts accounts;
     private final OnboardingTemplate template;
     private final Organizations organizations;
+    private final ChangeAnswers answers;
 
-    CloudAccountsController(CloudAccounts accounts, OnboardingTemplate template, Organizations organizations) {
+    CloudAccountsController(CloudAccounts accounts, OnboardingTemplate template, Organizations organizations,
+                            ChangeAnswers answers) {
         this.accounts = accounts;
         this.template = template;
         this.organizations = organizations;
+        this.answers = answers;
     }
 
     /** The CloudFormation template that creates the cross-account role, with this organization's external id in it. */
@@ -45,8 +49,10 @@ class CloudAccountsController {
 
     @PostMapping
     ResponseEntity<CloudAccount> register(Caller caller, @RequestBody CloudAccountRegistration registration) {
-        CloudAccount account = accounts.verify(caller, accounts.register(caller, registration).id());
-        return ResponseEntity.created(URI.create("/api/v1/cloud-accounts/" + account.id())).body(account);
+        // Registered, the account is verified at once; a retry answered from the registration alone (its process died
+        // before the verification finished) finds the account still pending verification.
+        return answers.answer(() -> accounts.verify(caller, accounts.register(caller, registration).id()),
+                account -> ResponseEntity.created(URI.create("/api/v1/cloud-accounts/" + account.id())).body(account));
     }
 
     @GetMapping
@@ -73,7 +79,7 @@ class CloudAccountsController {
 
     @DeleteMapping("/{cloudAccountId:" + PathIds.UUID + "}")
     ResponseEntity<Void> delete(Caller caller, @PathVariable UUID cloudAccountId) {
-        accounts.delete(caller, cloudAccountId);
-        return ResponseEntity.noContent().build();
+        return answers.answer(() -> accounts.delete(caller, cloudAccountId),
+                deleted -> ResponseEntity.noContent().build());
     }
 }

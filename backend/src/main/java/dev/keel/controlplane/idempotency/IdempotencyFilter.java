@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -36,23 +37,28 @@ import dev.keel.controlplane.shared.ProblemWriter;
  * {@code Idempotency-Key} on POST, PUT, PATCH and DELETE, per caller within the organization: the first
  * request with a key is processed and its response stored; a replay with the same body gets that response again (marked
  * {@code Idempotency-Replayed: true}); the same key with a different request is refused with 422.
- * Server errors are not stored, so a retry after one is processed afresh. A request no operation
+ * Server errors are not stored, so a retry after one is processed afresh, unless the request had committed its change
+ * before the error: the key then answers from it. A request no operation
  * takes (an unknown path, a method or media type the path does not have) is left to the dispatcher's
- * 404, 405 or 415: it has no effect to repeat, and its key is not spent.
+ * 404, 405 or 415: it has no effect to repeat, and its key is not spent. A request whose process died holds its key
+ * only for a while ({@link IdempotencyRecords}): a retry after that is answered from its change, or processed afresh.
  */
 class IdempotencyFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Idempotency-Key";
     private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE");
-    private static final Set<String> REPLAYED_HEADERS = Set.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_LOCATION,
+    static final Set<String> REPLAYED_HEADERS = Set.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_LOCATION,
             HttpHeaders.ETAG);
 
     private final IdempotencyRecords records;
+    private final ChangeAnswers answers;
     private final ProblemWriter problems;
     private final ObjectProvider<HandlerMapping> operations;
 
-    IdempotencyFilter(IdempotencyRecords records, ProblemWriter problems, ObjectProvider<HandlerMapping> operations) {
+    IdempotencyFilter(IdempotencyRecords records, ChangeAnswers answers, ProblemWriter problems,
+                      ObjectProvider<HandlerMapping> operations) {
         this.records = records;
+        this.answers = answers;
         this.problems = problems;
         this.operations = operations;
     }
@@ -88,14 +94,17 @@ class IdempotencyFilter extends OncePerRequestFilter {
         String key = request.getHeader(HEADER);
         byte[] body = request.getInputStream().readAllBytes();
         String fingerprint = fingerprint(request, body);
+        UUID holder;
         try {
             if (key.isBlank() || key.codePointCount(0, key.length()) > 255) {
                 throw ApiException.validation(HEADER, "must be 1 to 255 characters");
             }
-            var stored = records.claim(owner, key, request.getMethod(), request.getRequestURI(), fingerprint);
-            if (stored.isPresent()) {
-                replay(stored.get(), fingerprint, key, response);
-                return;
+            switch (records.claim(owner, key, request.getMethod(), request.getRequestURI(), fingerprint)) {
+                case IdempotencyRecords.Claim.Taken(IdempotencyRecords.StoredResponse stored) -> {
+                    replay(stored, fingerprint, key, response);
+                    return;
+                }
+                case IdempotencyRecords.Claim.Held(UUID held) -> holder = held;
             }
         } catch (ApiException e) {
             problems.write(request, response, e);
@@ -103,15 +112,15 @@ class IdempotencyFilter extends OncePerRequestFilter {
         }
         ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
         boolean completed = false;
-        try {
+        try (ChangeAnswers.UnderKey underKey = answers.underKey(owner, key, holder)) {
             chain.doFilter(new BufferedRequest(request, body), recorded);
             completed = true;
         } finally {
             if (completed && recorded.getStatus() < 500) {
-                records.complete(owner, key, recorded.getStatus(), headers(recorded),
-                        recorded.getContentAsByteArray());
+                records.complete(owner, key, holder, new IdempotencyRecords.Response(recorded.getStatus(),
+                        headers(recorded), recorded.getContentAsByteArray()));
             } else {
-                records.release(owner, key);
+                records.release(owner, key, holder);
             }
             recorded.copyBodyToResponse();
         }
@@ -147,7 +156,8 @@ class IdempotencyFilter extends OncePerRequestFilter {
         return headers;
     }
 
-    private static String fingerprint(HttpServletRequest request, byte[] body) {
+    /** What a key is bound to: the method, path, If-Match and body of the request that first sent it. */
+    static String fingerprint(HttpServletRequest request, byte[] body) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update((request.getMethod() + " " + request.getRequestURI() + "\n").getBytes(StandardCharsets.UTF_8));

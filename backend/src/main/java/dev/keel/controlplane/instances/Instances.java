@@ -26,6 +26,7 @@ import dev.keel.controlplane.cloudaccounts.CloudAccount;
 import dev.keel.controlplane.cloudaccounts.CloudAccounts;
 import dev.keel.controlplane.identity.Caller;
 import dev.keel.controlplane.identity.Role;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
@@ -68,11 +69,13 @@ public class Instances {
     private final TransactionTemplate transactions;
     private final Duration dataRetention;
     private final DefaultKafkaUser defaultKafkaUser;
+    private final ChangeAnswers answers;
 
     Instances(InstanceRepository repository, SizingCatalogs catalogs, CloudAccounts accounts, Operations operations,
               ProvisioningDriver driver, ProvisioningTargets targets, InstanceWorkflow workflow, AuditLog audit,
               CapacityLimits limits, TransactionTemplate transactions,
-              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, DefaultKafkaUser defaultKafkaUser) {
+              @Value("${keel.instances.data-retention:7d}") Duration dataRetention, DefaultKafkaUser defaultKafkaUser,
+              ChangeAnswers answers) {
         this.repository = repository;
         this.catalogs = catalogs;
         this.accounts = accounts;
@@ -85,6 +88,7 @@ public class Instances {
         this.transactions = transactions;
         this.dataRetention = dataRetention;
         this.defaultKafkaUser = defaultKafkaUser;
+        this.answers = answers;
     }
 
     public Instance get(UUID organizationId, UUID id) {
@@ -149,7 +153,8 @@ public class Instances {
             Instance instance = repository.find(id).orElseThrow();
             Operation operation = start(caller, instance, OperationType.CREATE, null);
             audit.record(caller, "instance.create", "instance", id, null, InstanceView.of(instance, catalog));
-            return new InstanceCreationAccepted(operation, defaultKafkaUser.createFor(caller, instance).orElse(null));
+            return answers.record(new InstanceCreationAccepted(operation,
+                    defaultKafkaUser.createFor(caller, instance).orElse(null)));
         });
     }
 
@@ -287,7 +292,7 @@ public class Instances {
             Operation operation = start(caller, updated, OperationType.UPDATE, instance.spec());
             audit.record(caller, "instance.update", "instance", id, InstanceView.of(instance, catalogOf(instance)),
                     InstanceView.of(updated, catalogOf(instance)));
-            return operation;
+            return answers.record(operation);
         });
     }
 
@@ -309,7 +314,7 @@ public class Instances {
                         + (on ? "on" : "off"));
             }
             setDeletionProtection(caller, instance, on);
-            return repository.find(id).orElseThrow();
+            return answers.record(repository.find(id).orElseThrow());
         });
     }
 
@@ -365,7 +370,7 @@ public class Instances {
         Operation operation = startDelete(instance, caller.username(), null, purge);
         audit.record(caller, purge ? "instance.purge" : "instance.delete", "instance", id,
                 InstanceView.of(instance, catalogOf(instance)), null);
-        return operation;
+        return answers.record(operation);
     }
 
     /**
@@ -409,7 +414,7 @@ public class Instances {
         }
         Operation operation = startRepair(instance, caller.username(), null);
         audit.record(caller, "instance.repair", "instance", id, null, null);
-        return operation;
+        return answers.record(operation);
     }
 
     /** The drift reconciler's repair of a locked RUNNING instance, audited as the reconciler's with what drifted. */

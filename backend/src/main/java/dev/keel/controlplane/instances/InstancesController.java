@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.operations.Operation;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
@@ -31,16 +32,18 @@ class InstancesController {
 
     private final Instances instances;
     private final BrokerStatuses brokers;
+    private final ChangeAnswers answers;
 
-    InstancesController(Instances instances, BrokerStatuses brokers) {
+    InstancesController(Instances instances, BrokerStatuses brokers, ChangeAnswers answers) {
         this.instances = instances;
         this.brokers = brokers;
+        this.answers = answers;
     }
 
     @PostMapping
     ResponseEntity<InstanceCreationAccepted> create(Caller caller, @RequestBody InstanceCreation creation) {
-        InstanceCreationAccepted created = instances.create(caller, creation);
-        return accepted(created.operation()).body(created);
+        return answers.answer(() -> instances.create(caller, creation),
+                created -> accepted(created.operation()).body(created));
     }
 
     /** What creating this spec would make in the cloud; nothing is created. */
@@ -72,7 +75,7 @@ class InstancesController {
 
     @PostMapping("/{instanceId:" + PathIds.UUID + "}/repair")
     ResponseEntity<Operation> repair(Caller caller, @PathVariable UUID instanceId) {
-        return accepted(instances.repair(caller, instanceId), null);
+        return answers.answer(() -> instances.repair(caller, instanceId), operation -> accepted(operation, null));
     }
 
     @GetMapping
@@ -101,18 +104,22 @@ class InstancesController {
                              @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
                              @RequestBody InstanceUpdate update) {
         if (update.onlyDeletionProtection()) {
-            Instance instance = instances.updateDeletionProtection(caller, instanceId, ifMatch, update.deletionProtection());
-            return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
+            return answers.answer(() -> instances.updateDeletionProtection(caller, instanceId, ifMatch,
+                            update.deletionProtection()),
+                    instance -> ResponseEntity.ok().eTag(instance.etag())
+                            .body(view(instance, brokers.of(instance.id()))));
         }
-        Operation operation = instances.update(caller, instanceId, ifMatch, update);
-        return accepted(operation, instances.get(caller.organizationId(), instanceId).etag());
+        return answers.answer(() -> instances.update(caller, instanceId, ifMatch, update),
+                operation -> accepted(operation, instances.get(caller.organizationId(), instanceId).etag()));
     }
 
     @DeleteMapping("/{instanceId:" + PathIds.UUID + "}")
     ResponseEntity<Operation> delete(Caller caller, @PathVariable UUID instanceId,
                                      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
                                      @RequestParam(required = false) String purge) {
-        return accepted(instances.delete(caller, instanceId, ifMatch, flag("purge", purge)), null);
+        boolean purging = flag("purge", purge);
+        return answers.answer(() -> instances.delete(caller, instanceId, ifMatch, purging),
+                operation -> accepted(operation, null));
     }
 
     /** A boolean query parameter, written as JSON writes one; left out, false. */

@@ -8,6 +8,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
@@ -25,12 +26,15 @@ class KafkaAcls {
     private final AclRows rows;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final ChangeAnswers answers;
 
-    KafkaAcls(AccessibleInstances instances, AclRows rows, AuditLog audit, TransactionTemplate transactions) {
+    KafkaAcls(AccessibleInstances instances, AclRows rows, AuditLog audit, TransactionTemplate transactions,
+              ChangeAnswers answers) {
         this.instances = instances;
         this.rows = rows;
         this.audit = audit;
         this.transactions = transactions;
+        this.answers = answers;
     }
 
     Page<KafkaAcl> list(Caller caller, UUID instanceId, String principal, String cursor, Integer limit) {
@@ -60,7 +64,7 @@ class KafkaAcls {
                     "Instance " + instanceId + " already has this ACL binding; list its ACLs with principal="
                             + request.principal() + " to find it."));
             audit.record(caller, "kafka-acl.create", AUDIT_TYPE, acl.id(), null, acl);
-            return acl;
+            return answers.record(acl);
         });
     }
 
@@ -73,7 +77,7 @@ class KafkaAcls {
             }
             KafkaAcl after = rows.markDeleting(instance.id(), id);
             audit.record(caller, "kafka-acl.delete", AUDIT_TYPE, id, before, after);
-            return after;
+            return answers.record(after);
         });
     }
 

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.shared.Page;
 import dev.keel.controlplane.shared.PathIds;
 
@@ -22,9 +23,11 @@ import dev.keel.controlplane.shared.PathIds;
 class KafkaAclsController {
 
     private final KafkaAcls acls;
+    private final ChangeAnswers answers;
 
-    KafkaAclsController(KafkaAcls acls) {
+    KafkaAclsController(KafkaAcls acls, ChangeAnswers answers) {
         this.acls = acls;
+        this.answers = answers;
     }
 
     @GetMapping
@@ -35,8 +38,8 @@ class KafkaAclsController {
 
     @PostMapping
     ResponseEntity<KafkaAcl> create(Caller caller, @PathVariable UUID instanceId, @RequestBody KafkaAclCreation creation) {
-        KafkaAcl acl = acls.create(caller, instanceId, creation);
-        return ResponseEntity.created(URI.create("/api/v1/instances/" + instanceId + "/acls/" + acl.id())).body(acl);
+        return answers.answer(() -> acls.create(caller, instanceId, creation), acl -> ResponseEntity.created(
+                URI.create("/api/v1/instances/" + instanceId + "/acls/" + acl.id())).body(acl));
     }
 
     @GetMapping("/{aclId:" + PathIds.UUID + "}")
@@ -46,6 +49,7 @@ class KafkaAclsController {
 
     @DeleteMapping("/{aclId:" + PathIds.UUID + "}")
     ResponseEntity<KafkaAcl> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable UUID aclId) {
-        return ResponseEntity.accepted().body(acls.delete(caller, instanceId, aclId));
+        return answers.answer(() -> acls.delete(caller, instanceId, aclId),
+                deleted -> ResponseEntity.accepted().body(deleted));
     }
 }

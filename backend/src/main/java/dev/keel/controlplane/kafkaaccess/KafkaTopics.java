@@ -14,6 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.shared.ApiException;
@@ -38,14 +39,16 @@ class KafkaTopics {
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final TransactionTemplate snapshots;
+    private final ChangeAnswers answers;
 
     KafkaTopics(AccessibleInstances access, Instances instances, TopicRows rows, AuditLog audit,
-                TransactionTemplate transactions) {
+                TransactionTemplate transactions, ChangeAnswers answers) {
         this.access = access;
         this.instances = instances;
         this.rows = rows;
         this.audit = audit;
         this.transactions = transactions;
+        this.answers = answers;
         // The inventory and the changes are read in one snapshot: an agent's report moves a topic's create into the
         // inventory in one commit, which two reads in their own snapshots can straddle and see the topic in neither.
         this.snapshots = new TransactionTemplate(transactions.getTransactionManager());
@@ -95,7 +98,7 @@ class KafkaTopics {
                     request.partitions() == null ? 1 : request.partitions(), request.replicationFactor(), request.configs());
             KafkaTopic created = find(instance.id(), name).orElseThrow();
             audit.record(caller, "kafka-topic.create", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), null, created);
-            return created;
+            return answers.record(created);
         });
     }
 
@@ -125,7 +128,7 @@ class KafkaTopics {
             rows.insert(instance.id(), name, TopicRows.Action.UPDATE, update.partitions(), null, update.configs());
             KafkaTopic after = find(instance.id(), name).orElseThrow();
             audit.record(caller, "kafka-topic.update", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
-            return after;
+            return answers.record(after);
         });
     }
 
@@ -140,7 +143,7 @@ class KafkaTopics {
             rows.insert(instance.id(), name, TopicRows.Action.DELETE, null, null, null);
             KafkaTopic after = find(instance.id(), name).orElseThrow();
             audit.record(caller, "kafka-topic.delete", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
-            return after;
+            return answers.record(after);
         });
     }
 

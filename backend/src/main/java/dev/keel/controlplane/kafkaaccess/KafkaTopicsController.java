@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.shared.Page;
 import dev.keel.controlplane.shared.PathIds;
 
@@ -23,9 +24,11 @@ import dev.keel.controlplane.shared.PathIds;
 class KafkaTopicsController {
 
     private final KafkaTopics topics;
+    private final ChangeAnswers answers;
 
-    KafkaTopicsController(KafkaTopics topics) {
+    KafkaTopicsController(KafkaTopics topics, ChangeAnswers answers) {
         this.topics = topics;
+        this.answers = answers;
     }
 
     @GetMapping
@@ -37,9 +40,8 @@ class KafkaTopicsController {
     @PostMapping
     ResponseEntity<KafkaTopic> create(Caller caller, @PathVariable UUID instanceId,
                                       @RequestBody KafkaTopicCreation creation) {
-        KafkaTopic topic = topics.create(caller, instanceId, creation);
-        return ResponseEntity.accepted().location(URI.create("/api/v1/instances/" + instanceId + "/topics/" + topic.name()))
-                .body(topic);
+        return answers.answer(() -> topics.create(caller, instanceId, creation), topic -> ResponseEntity.accepted()
+                .location(URI.create("/api/v1/instances/" + instanceId + "/topics/" + topic.name())).body(topic));
     }
 
     @GetMapping("/{topicName}")
@@ -50,11 +52,13 @@ class KafkaTopicsController {
     @PatchMapping(path = "/{topicName}", consumes = {"application/merge-patch+json", "application/json"})
     ResponseEntity<KafkaTopic> update(Caller caller, @PathVariable UUID instanceId, @PathVariable String topicName,
                                       @RequestBody KafkaTopicUpdate update) {
-        return ResponseEntity.accepted().body(topics.update(caller, instanceId, topicName, update));
+        return answers.answer(() -> topics.update(caller, instanceId, topicName, update),
+                updated -> ResponseEntity.accepted().body(updated));
     }
 
     @DeleteMapping("/{topicName}")
     ResponseEntity<KafkaTopic> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable String topicName) {
-        return ResponseEntity.accepted().body(topics.delete(caller, instanceId, topicName));
+        return answers.answer(() -> topics.delete(caller, instanceId, topicName),
+                deleted -> ResponseEntity.accepted().body(deleted));
     }
 }

@@ -8,6 +8,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.Cursor;
@@ -30,14 +31,16 @@ class KafkaUsers {
     private final Passwords passwords;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final ChangeAnswers answers;
 
     KafkaUsers(AccessibleInstances instances, UserRows rows, Passwords passwords, AuditLog audit,
-               TransactionTemplate transactions) {
+               TransactionTemplate transactions, ChangeAnswers answers) {
         this.instances = instances;
         this.rows = rows;
         this.passwords = passwords;
         this.audit = audit;
         this.transactions = transactions;
+        this.answers = answers;
     }
 
     record Credentials(KafkaUser user, String password) {
@@ -66,7 +69,7 @@ class KafkaUsers {
             KafkaUser user = rows.insert(instance.id(), name, password).orElseThrow(() -> ApiException.of(
                     ProblemType.NAME_TAKEN, "name", "Instance " + instanceId + " already has a Kafka user " + name + "."));
             audit.record(caller, "kafka-user.create", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), null, user);
-            return new Credentials(user, password);
+            return answers.record(new Credentials(user, password));
         });
     }
 
@@ -81,7 +84,7 @@ class KafkaUsers {
             String password = passwords.generate();
             KafkaUser after = rows.rotate(before, instance.id(), password);
             audit.record(caller, "kafka-user.rotate-password", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
-            return new Credentials(after, password);
+            return answers.record(new Credentials(after, password));
         });
     }
 
@@ -94,7 +97,7 @@ class KafkaUsers {
             }
             KafkaUser after = rows.markDeleting(instance.id(), name);
             audit.record(caller, "kafka-user.delete", AUDIT_TYPE, NamedItemAuditId.of(instanceId, name), before, after);
-            return after;
+            return answers.record(after);
         });
     }
 

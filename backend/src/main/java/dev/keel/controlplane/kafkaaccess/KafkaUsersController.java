@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.identity.Caller;
+import dev.keel.controlplane.idempotency.ChangeAnswers;
 import dev.keel.controlplane.shared.Page;
 import dev.keel.controlplane.shared.PathIds;
 
@@ -22,9 +23,11 @@ import dev.keel.controlplane.shared.PathIds;
 class KafkaUsersController {
 
     private final KafkaUsers users;
+    private final ChangeAnswers answers;
 
-    KafkaUsersController(KafkaUsers users) {
+    KafkaUsersController(KafkaUsers users, ChangeAnswers answers) {
         this.users = users;
+        this.answers = answers;
     }
 
     @GetMapping
@@ -36,9 +39,8 @@ class KafkaUsersController {
     @PostMapping
     ResponseEntity<KafkaUsers.Credentials> create(Caller caller, @PathVariable UUID instanceId,
                                                   @RequestBody KafkaUserCreation creation) {
-        KafkaUsers.Credentials created = users.create(caller, instanceId, creation);
-        return ResponseEntity.created(URI.create("/api/v1/instances/" + instanceId + "/users/" + created.user().name()))
-                .body(created);
+        return answers.answer(() -> users.create(caller, instanceId, creation), created -> ResponseEntity.created(
+                URI.create("/api/v1/instances/" + instanceId + "/users/" + created.user().name())).body(created));
     }
 
     @GetMapping("/{userName}")
@@ -47,12 +49,14 @@ class KafkaUsersController {
     }
 
     @PostMapping("/{userName}/rotate-password")
-    KafkaUsers.Credentials rotatePassword(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
-        return users.rotatePassword(caller, instanceId, userName);
+    ResponseEntity<KafkaUsers.Credentials> rotatePassword(Caller caller, @PathVariable UUID instanceId,
+                                                          @PathVariable String userName) {
+        return answers.answer(() -> users.rotatePassword(caller, instanceId, userName), ResponseEntity::ok);
     }
 
     @DeleteMapping("/{userName}")
     ResponseEntity<KafkaUser> delete(Caller caller, @PathVariable UUID instanceId, @PathVariable String userName) {
-        return ResponseEntity.accepted().body(users.delete(caller, instanceId, userName));
+        return answers.answer(() -> users.delete(caller, instanceId, userName),
+                deleted -> ResponseEntity.accepted().body(deleted));
     }
 }

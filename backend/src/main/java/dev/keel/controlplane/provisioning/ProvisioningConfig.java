@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.keel.controlplane.catalog.SizingCatalogs;
+import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.aws.AwsEndpoints;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
@@ -21,7 +22,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * The driver operations use ({@code keel.provisioning.driver}, {@code aws} unless configured otherwise): it provisions
  * in the customer's account (real AWS, or LocalStack and the project's FSx emulator through endpoint overrides).
  * Operations persist their step names, so switch drivers only with no operation in flight. SDK interceptors found
- * in the context go onto every AWS client (tests install theirs so).
+ * in the context go onto every AWS client (tests install theirs so). Its steps on what a VPC's instances share take
+ * the VPC's lock held across every backend process.
  */
 @Configuration
 class ProvisioningConfig {
@@ -36,7 +38,7 @@ class ProvisioningConfig {
             @Value("${keel.provisioning.aws.ingest-url}") String ingestUrl,
             @Value("${keel.provisioning.aws.wait-scale:1}") double waitScale,
             @Value("${keel.provisioning.aws.wait-limits:}") List<String> waitLimits,
-            ObjectProvider<ExecutionInterceptor> interceptors, SizingCatalogs catalogs) {
+            ObjectProvider<ExecutionInterceptor> interceptors, SizingCatalogs catalogs, NetworkLocks networkLocks) {
         AwsEndpoints endpoints = endpoint.isBlank() ? AwsEndpoints.AWS : AwsEndpoints.all(URI.create(endpoint));
         if (!fsxEndpoint.isBlank()) {
             endpoints = endpoints.withFsx(URI.create(fsxEndpoint));
@@ -48,6 +50,6 @@ class ProvisioningConfig {
                 .withWaits(WaitLimits.apply(Waits.aws(), waitLimits).scaled(waitScale))
                 .withInterceptors(interceptors.orderedStream().toList())
                 // Without an FSx endpoint next to an emulated AWS there is no FSx to sweep.
-                .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank()));
+                .withSweepFsxForEveryWal(endpoint.isBlank() || !fsxEndpoint.isBlank()), networkLocks);
     }
 }

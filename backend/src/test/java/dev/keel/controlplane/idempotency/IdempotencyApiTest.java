@@ -1,5 +1,6 @@
 package dev.keel.controlplane.idempotency;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,14 +11,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.keel.controlplane.shared.ApiException;
+import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.controlplane.support.Database;
 import dev.keel.controlplane.support.Tokens;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class IdempotencyApiTest extends ApiTest {
+
+    /** Longer ago than keel.idempotency.stale-after (5 minutes): no request takes that long. */
+    private static final String LONG_AGO = "now() - interval '6 minutes'";
+
+    @Autowired
+    IdempotencyRecords records;
+
+    @Autowired
+    JdbcClient jdbc;
 
     @Test
     void aReplayReturnsTheFirstResponseAndCreatesNothingMore() {
@@ -132,5 +150,120 @@ class IdempotencyApiTest extends ApiTest {
         ApiClient.Response replay = keyed.post("/instances", body);
         assertThat(replay.header("Idempotency-Replayed")).contains("true");
         assertThat(replay.json()).isEqualTo(processed.getFirst().json());
+    }
+
+    /**
+     * What a process killed after its change committed, before it stored its response, leaves: the claim, unanswered,
+     * holding the answer the change's transaction wrote. While its holder may still be at work, a retry is told the
+     * key is in progress; once the hold is stale, the retry gets the answer the first request would have given, and
+     * the instance is not created twice.
+     */
+    @Test
+    void aKeyWhoseRequestDiedAfterItsChangeIsAnsweredFromTheChangeOnceItsHoldIsStale() {
+        ApiClient api = api(EDITOR);
+        Map<String, Object> body = instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3);
+        String key = UUID.randomUUID().toString();
+        ApiClient keyed = api.header("Idempotency-Key", key);
+        ApiClient.Response first = keyed.post("/instances", body);
+        assertThat(first.status()).isEqualTo(202);
+        assertThat(first.json().get("adminCredentials").get("password").asString()).isNotEmpty();
+        Database.update("""
+                UPDATE idempotency_records SET response_status = NULL, response_headers = NULL, response_body = NULL
+                WHERE idempotency_key = ?
+                """, key);
+
+        ApiClient.Response retry = retriedOnceStale(keyed, key, body);
+
+        assertThat(retry.status()).isEqualTo(202);
+        assertThat(retry.header("Idempotency-Replayed")).contains("true");
+        assertThat(retry.header("Location")).isEqualTo(first.header("Location"));
+        assertThat(retry.header("Content-Location")).isEqualTo(first.header("Content-Location"));
+        assertThat(retry.header("Content-Type")).isEqualTo(first.header("Content-Type"));
+        assertThat(retry.json()).as("the operation and the admin's credentials, as first answered")
+                .isEqualTo(first.json());
+        assertThat(api.get("/instances?name=" + body.get("name")).json().get("items").size()).isEqualTo(1);
+        assertThat(keyed.post("/instances", body).json()).as("the key now answers so").isEqualTo(first.json());
+    }
+
+    /**
+     * What a process killed before its change committed leaves: the claim, unanswered and holding no change. Once the
+     * hold is stale, a retry is processed as if it were the first.
+     */
+    @Test
+    void aKeyWhoseRequestDiedBeforeItsChangeIsProcessedAfreshOnceItsHoldIsStale() {
+        ApiClient api = api(EDITOR);
+        String payload = JsonMapper.shared().writeValueAsString(
+                instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3));
+        String key = UUID.randomUUID().toString();
+        ApiClient keyed = api.header("Idempotency-Key", key);
+        claimLeftBy(EDITOR, key, "/api/v1/instances", payload);
+
+        ApiClient.Response retry = retriedOnceStale(keyed, key, payload);
+
+        assertThat(retry.status()).isEqualTo(202);
+        assertThat(retry.header("Idempotency-Replayed")).isEmpty();
+        String name = JsonMapper.shared().readTree(payload).get("name").asString();
+        assertThat(api.get("/instances?name=" + name).json().get("items").size()).isEqualTo(1);
+        ApiClient.Response replay = keyed.post("/instances", payload);
+        assertThat(replay.header("Idempotency-Replayed")).contains("true");
+        assertThat(replay.json()).isEqualTo(retry.json());
+    }
+
+    /**
+     * A request slower than the stale age loses its key to a retry; the change it then tries to commit is refused
+     * with it, and its answer is not stored over the retry's: the key's change is made once.
+     */
+    @Test
+    void aRequestWhoseKeyWasTakenOverCannotCommitItsChange() {
+        String key = UUID.randomUUID().toString();
+        IdempotencyRecords.Owner owner = ownerOf(EDITOR);
+        var slow = (IdempotencyRecords.Claim.Held) records.claim(owner, key, "POST", "/api/v1/cloud-accounts", "f");
+        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
+        var retry = (IdempotencyRecords.Claim.Held) records.claim(owner, key, "POST", "/api/v1/cloud-accounts", "f");
+        assertThat(retry.holder()).isNotEqualTo(slow.holder());
+
+        IdempotencyRecords.Response answer = new IdempotencyRecords.Response(201, Map.of(),
+                "{}".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> records.recordEffect(owner, key, slow.holder(), answer))
+                .isInstanceOfSatisfying(ApiException.class,
+                        e -> assertThat(e.type()).isEqualTo(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS));
+        records.complete(owner, key, slow.holder(), answer);
+        assertThat(records.claim(owner, key, "POST", "/api/v1/cloud-accounts", "f"))
+                .as("still the retry's, unanswered").isInstanceOfSatisfying(IdempotencyRecords.Claim.Taken.class,
+                        taken -> assertThat(taken.stored().status()).isNull());
+    }
+
+    /**
+     * {@code body} sent to {@code /instances} with {@code key}, whose request holds it unanswered: told it is in
+     * progress while its holder may still be at work, then sent again once the hold is stale.
+     */
+    private static ApiClient.Response retriedOnceStale(ApiClient keyed, String key, Object body) {
+        ApiClient.Response held = keyed.post("/instances", body);
+        assertThat(held.status()).isEqualTo(409);
+        assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
+        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
+        return keyed.post("/instances", body);
+    }
+
+    /** The claim a process that died left for {@code key}, just now: as {@code claim} makes it. */
+    private void claimLeftBy(String username, String key, String path, String payload) {
+        IdempotencyRecords.Owner owner = ownerOf(username);
+        String fingerprint = IdempotencyFilter.fingerprint(new MockHttpServletRequest("POST", path),
+                payload.getBytes(StandardCharsets.UTF_8));
+        Database.update("""
+                INSERT INTO idempotency_records (organization_id, caller_subject, idempotency_key, request_method,
+                                                 request_path, request_hash, holder, claimed_at)
+                VALUES (?, ?, ?, 'POST', ?, ?, gen_random_uuid(), now())
+                """, owner.organizationId(), owner.subject(), key, path, fingerprint);
+    }
+
+    /** Whose keys {@code username}'s are, as the first keyed request of a test records them. */
+    private IdempotencyRecords.Owner ownerOf(String username) {
+        String key = UUID.randomUUID().toString();
+        Map<String, Object> body = Map.of("region", "us-east-1", "zones", 1, "wal", Map.of("type", "S3"), "aku", 3);
+        assertThat(api(username).header("Idempotency-Key", key).post("/estimates", body).status()).isEqualTo(200);
+        return jdbc.sql("SELECT organization_id, caller_subject FROM idempotency_records WHERE idempotency_key = ?")
+                .param(key).query((rs, n) -> new IdempotencyRecords.Owner(rs.getObject(1, UUID.class), rs.getString(2)))
+                .single();
     }
 }

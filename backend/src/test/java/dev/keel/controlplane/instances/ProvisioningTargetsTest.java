@@ -1,6 +1,5 @@
 package dev.keel.controlplane.instances;
 
-import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -8,7 +7,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
-import dev.keel.provisioner.Inventory;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,15 +45,8 @@ class ProvisioningTargetsTest extends ApiTest {
                 .containsExactlyInAnyOrder("subnet-0b000001", "subnet-0e000001");
     }
 
-    /** Records an instance being created in {@code vpc}, in the account and region of {@code like}. */
     private UUID record(Instance like, String vpc, String subnet) {
-        InstanceSpec spec = like.spec();
-        UUID id = UUID.randomUUID();
-        instances.insert(id, like.organizationId(), like.cloudAccountId(), unique("kafka"), like.region(),
-                new InstanceSpec(new NetworkSpec(vpc, List.of(new NetworkSpec.Subnet("us-east-1a", subnet)),
-                        spec.network().s3GatewayEndpoint()), spec.wal(), spec.aku(), spec.fsx(), spec.brokerVersion(),
-                        spec.catalogVersion(), spec.listenerSecurity()), false, Inventory.EMPTY);
-        return id;
+        return RecordedInstances.record(instances, like, vpc, subnet);
     }
 
     private static UUID id(JsonNode instance) {

@@ -23,6 +23,7 @@ import dev.keel.provisioner.AccountVerification;
 import dev.keel.provisioner.BootImage;
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningDriver;
 import dev.keel.provisioner.ProvisioningException;
@@ -50,7 +51,7 @@ import dev.keel.provisioner.aws.resources.WalVolumes;
  * in reverse order and verifies nothing is left. A step observes its resource, diffs it against the
  * {@link DesiredState} and applies exactly that diff; a plan is the same diffs concatenated. Everything is found by
  * tags and deterministic names and created with client tokens where AWS has them, so applying a step twice leaves
- * the same result as once.
+ * the same result as once. The steps of what the instances of a VPC share take the VPC's lock ({@link NetworkLocks}).
  */
 public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable {
 
@@ -137,12 +138,19 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
     private final AwsProvisionerSettings settings;
     private final AwsClients clients;
     private final RoleVerifier verifier;
+    private final NetworkLocks networkLocks;
     private final LongAdder waitedNanos = new LongAdder();
 
+    /** A driver that is the only one to change the VPCs of its targets ({@link NetworkLocks#inThisProcess()}). */
     public AwsProvisioningDriver(AwsProvisionerSettings settings) {
+        this(settings, NetworkLocks.inThisProcess());
+    }
+
+    public AwsProvisioningDriver(AwsProvisionerSettings settings, NetworkLocks networkLocks) {
         this.settings = settings;
         this.clients = new AwsClients(settings);
         this.verifier = new RoleVerifier(clients);
+        this.networkLocks = networkLocks;
     }
 
     @Override
@@ -221,7 +229,10 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                     found.entry().inputs().stream().filter(type -> RESOURCES.stream().anyMatch(r -> r.types().contains(type)
                             && r.walTypes().contains(target.walType()))).forEach(types::add);
                 }
-                yield run(found, target, types, true, run);
+                // The endpoint is the VPC's: observed and changed under its lock, on the records as they are then.
+                yield found.entry().resource() instanceof S3GatewayEndpoint
+                        ? networkLocks.holding(target, held -> run(found, held, types, true, run))
+                        : run(found, target, types, true, run);
             }
         };
     }

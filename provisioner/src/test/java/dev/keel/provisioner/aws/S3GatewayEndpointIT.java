@@ -3,10 +3,15 @@ package dev.keel.provisioner.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AutoClose;
@@ -14,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ChangeKind;
 import dev.keel.provisioner.Inventory;
+import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.NetworkPathGap;
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.ProvisioningTarget;
@@ -26,7 +32,8 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
 
 /**
  * The S3 gateway endpoint and the paths out of the brokers' subnets, against LocalStack's VPC endpoints and route
- * tables. Each test has a VPC of its own whose subnets use its main route table, as a new VPC's do.
+ * tables. Each test has a VPC of its own whose subnets use its main route table, as a new VPC's do. Which other
+ * instances a VPC has is what the control plane's records say: a target names their subnets ({@link #among}).
  */
 class S3GatewayEndpointIT {
 
@@ -84,7 +91,7 @@ class S3GatewayEndpointIT {
         LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
         ProvisioningTarget first = target(aws, S3GatewayEndpointMode.CREATE);
         ProvisioningTarget second = target(aws, S3GatewayEndpointMode.CREATE);
-        for (ProvisioningTarget t : List.of(first, second)) {
+        for (ProvisioningTarget t : List.of(among(first, second), among(second, first))) {
             driver.applyStep("prepare-network-paths", t);
             driver.applyStep("create-security-group", t);
         }
@@ -92,15 +99,83 @@ class S3GatewayEndpointIT {
         String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
 
         driver.applyStep("delete-security-group", first);
-        assertThat(plan(ChangeKind.DELETE, first)).noneMatch(c -> c.contains("s3-gateway-endpoint"));
-        assertThat(driver.applyStep("delete-s3-gateway-endpoint", first).changes()).isEmpty();
+        assertThat(plan(ChangeKind.DELETE, among(first, second))).noneMatch(c -> c.contains("s3-gateway-endpoint"));
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", among(first, second)).changes()).isEmpty();
         assertThat(s3Endpoints(aws)).extracting(VpcEndpoint::vpcEndpointId).containsExactly(endpoint);
-        assertThat(driver.sweep(first)).as("shared, so not the first instance's to leave behind").isEmpty();
+        assertThat(driver.sweep(among(first, second))).as("shared, so not the first instance's to leave behind")
+                .isEmpty();
 
         driver.applyStep("delete-security-group", second);
         assertThat(driver.applyStep("delete-s3-gateway-endpoint", second).changes()).extracting(ResourceChange::id)
                 .containsExactly(endpoint);
         assertThat(s3Endpoints(aws)).isEmpty();
+    }
+
+    /**
+     * An instance being created has nothing in the account yet but the endpoint it found (no security group, no
+     * broker): the control plane's records, not the account, tell another instance's delete that it is there.
+     */
+    @Test
+    void aCreateInProgressKeepsTheSharedEndpointWhileAnotherInstanceOfTheVpcIsDeleted() {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ProvisioningTarget leaving = target(aws, S3GatewayEndpointMode.CREATE);
+        driver.applyStep("prepare-network-paths", leaving);
+        driver.applyStep("create-security-group", leaving);
+        ProvisioningTarget creating = target(aws, S3GatewayEndpointMode.CREATE);
+        driver.applyStep("prepare-network-paths", among(creating, leaving));
+        String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
+
+        driver.applyStep("delete-security-group", leaving);
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", among(leaving, creating)).changes()).isEmpty();
+        assertThat(s3Endpoints(aws)).as("the create goes on with it").extracting(VpcEndpoint::vpcEndpointId)
+                .containsExactly(endpoint);
+
+        assertThat(driver.applyStep("delete-s3-gateway-endpoint", creating).changes()).as("once the VPC's last")
+                .extracting(ResourceChange::id).containsExactly(endpoint);
+    }
+
+    /**
+     * The steps that change the endpoint, a create's and a delete's, hold the VPC's lock from their first look at the
+     * VPC on; the instance's own resources are not the VPC's and take none.
+     */
+    @Test
+    void theStepsOnTheVpcsEndpointLookAtTheVpcOnlyHoldingItsLock() throws Exception {
+        LocalStackAccount aws = withInternetRoute(new LocalStackAccount());
+        ReentrantLock vpc = new ReentrantLock();
+        NetworkLocks locks = new NetworkLocks() {
+            @Override
+            public <T> T holding(ProvisioningTarget target, java.util.function.Function<ProvisioningTarget, T> step) {
+                vpc.lock();
+                try {
+                    return step.apply(target);
+                } finally {
+                    vpc.unlock();
+                }
+            }
+        };
+        CallRecorder calls = new CallRecorder();
+        ProvisioningTarget creating = target(aws, S3GatewayEndpointMode.CREATE);
+        ProvisioningTarget deleting = target(aws, S3GatewayEndpointMode.CREATE);
+        try (AwsProvisioningDriver locking = new AwsProvisioningDriver(aws.settings().withInterceptors(List.of(calls)),
+                locks); ExecutorService steps = Executors.newFixedThreadPool(2)) {
+            vpc.lock();
+            Future<?> create = steps.submit(() -> locking.applyStep("prepare-network-paths",
+                    among(creating, deleting)));
+            Future<?> delete = steps.submit(() -> locking.applyStep("delete-s3-gateway-endpoint",
+                    among(deleting, creating)));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (vpc.getQueueLength() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(vpc.getQueueLength()).as("both wait for the VPC's lock").isEqualTo(2);
+            assertThat(calls.take()).as("neither has looked at the VPC").isEmpty();
+            locking.applyStep("create-security-group", creating);
+            assertThat(calls.take()).as("the instance's own security group").contains("CreateSecurityGroup");
+            vpc.unlock();
+            create.get();
+            delete.get();
+        }
+        assertThat(s3Endpoints(aws)).as("made by the create, in whichever turn it came, kept by the delete").hasSize(1);
     }
 
     @Test
@@ -112,10 +187,10 @@ class S3GatewayEndpointIT {
                 target(aws, S3GatewayEndpointMode.NONE));
         String endpoint = s3Endpoints(aws).getFirst().vpcEndpointId();
 
-        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, creating);
+        AwsProvisioningDriverIT.run(driver, ChangeKind.DELETE, among(creating, leaving));
         assertThat(s3Endpoints(aws)).as("the instance left in the VPC still uses it")
                 .extracting(VpcEndpoint::vpcEndpointId).containsExactly(endpoint);
-        assertThat(driver.sweep(creating)).isEmpty();
+        assertThat(driver.sweep(among(creating, leaving))).isEmpty();
 
         assertThat(plan(ChangeKind.DELETE, leaving)).last().isEqualTo("- s3-gateway-endpoint s3-gateway-endpoint ("
                 + endpoint + "): the instance is being deleted");
@@ -283,6 +358,12 @@ class S3GatewayEndpointIT {
         return new ProvisioningTarget(UUID.randomUUID(), "paths", LocalStackAccount.REGION, aws.account, aws.vpcId,
                 aws.zones, WalType.S3, 3, null, null, "t3.micro", 3, "4.1.0", Inventory.EMPTY, null)
                 .withS3GatewayEndpoint(mode);
+    }
+
+    /** {@code t} as the control plane's records have it: in a VPC where {@code others} are, not deleted. */
+    private static ProvisioningTarget among(ProvisioningTarget t, ProvisioningTarget... others) {
+        return t.withOtherInstancesSubnets(Arrays.stream(others).flatMap(o -> o.zones().stream())
+                .map(ProvisioningTarget.Zone::subnetId).collect(Collectors.toSet()));
     }
 
     /** The VPC's S3 gateway endpoints, as the customer would list them. */

@@ -2,7 +2,6 @@ package dev.keel.provisioner.aws.resources;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,19 +35,21 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
  * S3 gateway endpoint on the route table of each subnet — the subnet's own, or the VPC's main route table when it has
  * none — or it pays a NAT gateway's per-GB fee. Keel creates that endpoint when the spec allows, or adds the missing
  * route tables to the one it created before in the VPC, which all Keel instances there share, and takes off it the
- * route tables no subnet of theirs uses any more (the control plane names the other instances' subnets, as one being
- * created leaves no trace of them in the account until its brokers run). An instance's delete
- * removes it only when no other Keel instance is left in the VPC, also the delete of an instance whose spec left the
- * routing alone (the instance that made the endpoint may have been deleted first). The agent also calls the EC2 API (to find its
- * peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS; without one the
- * instance is refused before anything is created.
+ * route tables no subnet of theirs uses any more. An instance's delete removes it only when no other Keel instance of
+ * the VPC is left, also the delete of an instance whose spec left the routing alone (the instance that made the
+ * endpoint may have been deleted first). Which other instances there are comes from the control plane's records, not
+ * from the account, where one being created leaves no trace until its brokers run; and the steps that change the
+ * endpoint decide holding the VPC's lock ({@link dev.keel.provisioner.NetworkLocks}), on the records as they stand
+ * then, so an instance whose create starts meanwhile finds the endpoint gone and makes it again. The agent also calls
+ * the EC2 API (to find its peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS;
+ * without one the instance is refused before anything is created.
  */
 public final class S3GatewayEndpoint implements ManagedResource {
 
     private static final Logger log = LoggerFactory.getLogger(S3GatewayEndpoint.class);
 
-    /** Of an S3 gateway endpoint: how many other Keel instances have a security group in its VPC. */
-    private static final String OTHER_INSTANCES = "otherInstances";
+    /** Of Keel's S3 gateway endpoint: whether other Keel instances of its VPC, not deleted, use it too. */
+    private static final String SHARED = "shared";
     /** Of Keel's S3 gateway endpoint: the route tables on it that no subnet of the VPC's Keel instances uses. */
     private static final String UNUSED_ROUTE_TABLES = "unusedRouteTables";
     /** Of a subnet's route: the S3 gateway endpoint on its route table, whoever made it. */
@@ -77,7 +78,7 @@ public final class S3GatewayEndpoint implements ManagedResource {
         Set<String> used = Stream.concat(want.subnetIds().stream(), want.otherInstancesSubnets().stream())
                 .map(subnet -> routeTableOf(subnet, tables)).flatMap(Optional::stream).map(RouteTable::routeTableId)
                 .collect(Collectors.toSet());
-        List<ObservedState.Resource> found = new ArrayList<>(keels(ec2, desired, s3, used::contains));
+        List<ObservedState.Resource> found = new ArrayList<>(keels(desired, s3, used::contains));
         for (String subnet : want.subnetIds()) {
             Optional<RouteTable> table = routeTableOf(subnet, tables);
             if (table.isEmpty()) {
@@ -175,7 +176,7 @@ public final class S3GatewayEndpoint implements ManagedResource {
 
     @Override
     public boolean ownedByInstance(ObservedState.Resource observed) {
-        return observed.type().equals(ObservedState.S3_GATEWAY_ENDPOINT) && "0".equals(observed.attribute(OTHER_INSTANCES));
+        return observed.type().equals(ObservedState.S3_GATEWAY_ENDPOINT) && "false".equals(observed.attribute(SHARED));
     }
 
     @Override
@@ -216,7 +217,7 @@ public final class S3GatewayEndpoint implements ManagedResource {
             return List.of();
         }
         // Reading no route table, it takes each one on the endpoint to be used: it changes nothing anyway.
-        return keels(ec2, desired, endpoints.stream().filter(e -> isS3Gateway(e, desired.networkPaths())).toList(),
+        return keels(desired, endpoints.stream().filter(e -> isS3Gateway(e, desired.networkPaths())).toList(),
                 table -> true);
     }
 
@@ -232,19 +233,20 @@ public final class S3GatewayEndpoint implements ManagedResource {
     }
 
     /**
-     * Keel's among the VPC's S3 gateway endpoints {@code s3}, each with how many other Keel instances use it and the
-     * route tables on it that none of their subnets does ({@code used} says which are).
+     * Keel's among the VPC's S3 gateway endpoints {@code s3}, each with whether other Keel instances of the VPC use it
+     * (the records name their subnets; every instance has some) and the route tables on it that none of their subnets
+     * does ({@code used} says which are).
      */
-    private static List<ObservedState.Resource> keels(Ec2Client ec2, DesiredState desired, List<VpcEndpoint> s3,
+    private static List<ObservedState.Resource> keels(DesiredState desired, List<VpcEndpoint> s3,
                                                       Predicate<String> used) {
         List<VpcEndpoint> keels = s3.stream().filter(S3GatewayEndpoint::isKeels).toList();
         if (keels.isEmpty()) {
             return List.of();
         }
-        long others = otherInstances(ec2, desired);
+        boolean shared = !desired.networkPaths().otherInstancesSubnets().isEmpty();
         return keels.stream().map(e -> new ObservedState.Resource(ObservedState.S3_GATEWAY_ENDPOINT,
                 desired.networkPaths().endpointLogicalName(), e.vpcEndpointId(), Map.of("state",
-                String.valueOf(e.stateAsString()).toLowerCase(), OTHER_INSTANCES, Long.toString(others),
+                String.valueOf(e.stateAsString()).toLowerCase(), SHARED, Boolean.toString(shared),
                 UNUSED_ROUTE_TABLES, e.routeTableIds().stream().filter(used.negate()).sorted()
                         .collect(Collectors.joining(","))))).toList();
     }
@@ -259,8 +261,8 @@ public final class S3GatewayEndpoint implements ManagedResource {
      * What observing again would find right after {@code created}, when its answer says as much: the endpoint
      * available on every route table it was to cover ({@code routeTables}), and so on each of those subnets' routes.
      * AWS answers so for a gateway endpoint, which has no provisioning of its own; any other answer is awaited by
-     * observing. How many other instances use the endpoint is not read here: only a delete needs it, and it
-     * observes afresh.
+     * observing. Whether other instances use the endpoint is not said here: only a delete needs it, and it observes
+     * afresh.
      */
     private static Optional<List<ObservedState.Resource>> made(DesiredState.NetworkPaths want,
                                                                List<ObservedState.Resource> routes, VpcEndpoint created,
@@ -376,20 +378,5 @@ public final class S3GatewayEndpoint implements ManagedResource {
         Map<String, String> tags = Tags.ofEc2(e.tags());
         return DesiredState.MANAGED_BY.equals(tags.get(DesiredState.TAG_MANAGED_BY))
                 && DesiredState.S3_GATEWAY_ENDPOINT_NAME.equals(tags.get(DesiredState.TAG_RESOURCE));
-    }
-
-    /** Keel instances other than this one with a security group in the VPC: they use its S3 gateway endpoint too. */
-    private static long otherInstances(Ec2Client ec2, DesiredState desired) {
-        Set<String> instances = new LinkedHashSet<>();
-        AwsCalls.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroupsPaginator(b -> b.filters(
-                        Tags.filter("vpc-id", desired.networkPaths().vpcId()),
-                        Tags.filter("tag:" + DesiredState.TAG_MANAGED_BY, DesiredState.MANAGED_BY)))
-                .securityGroups().stream().toList()).forEach(g -> {
-                    String instance = Tags.ofEc2(g.tags()).get(DesiredState.TAG_INSTANCE);
-                    if (instance != null && !instance.equals(desired.instanceId().toString())) {
-                        instances.add(instance);
-                    }
-                });
-        return instances.size();
     }
 }

@@ -1,0 +1,169 @@
+package dev.keel.controlplane.instances;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.keel.controlplane.support.ApiClient;
+import dev.keel.controlplane.support.ApiTest;
+import dev.keel.provisioner.NetworkLocks;
+import dev.keel.provisioner.ProvisioningTarget;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The VPC locks the provisioner's steps on Keel's S3 gateway endpoint take: PostgreSQL sessions of their own, so they
+ * hold across backend processes and end with the session that holds them; and what a step decides on under one, the
+ * VPC's other instances as recorded once it holds it. Every account the tests register is the same AWS account, so
+ * each test's VPCs are its own.
+ */
+class VpcLocksTest extends ApiTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @Autowired
+    private VpcLocks locks;
+
+    @Autowired
+    private ProvisioningTargets targets;
+
+    @Autowired
+    private InstanceRepository instances;
+
+    @Autowired
+    private JdbcClient jdbc;
+
+    @Test
+    void underTheLockAStepDecidesOnTheVpcsOtherInstancesAsRecordedThen() {
+        Instance like = anInstance();
+        String vpc = uniqueVpc();
+        ProvisioningTarget deleting = targets.of(instances.find(RecordedInstances.record(instances, like, vpc,
+                "subnet-0a000001")).orElseThrow());
+        assertThat(deleting.otherInstancesSubnets()).as("when the step's target was read").isEmpty();
+
+        UUID creating = RecordedInstances.record(instances, like, vpc, "subnet-0b000001");
+        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets))
+                .as("a create recorded since, with nothing in the account yet").containsExactly("subnet-0b000001");
+        instances.updateState(creating, InstanceState.DELETED);
+        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("once it is deleted")
+                .isEmpty();
+    }
+
+    @Test
+    void stepsOnOneVpcTakeTurnsWhileAStepOnAnotherGoesOn() throws Exception {
+        Instance like = anInstance();
+        List<ProvisioningTarget> vpc = sharingAVpc(like);
+        ProvisioningTarget elsewhere = sharingAVpc(like).getFirst();
+        AtomicBoolean secondRan = new AtomicBoolean();
+        try (ExecutorService steps = Executors.newFixedThreadPool(3)) {
+            Held holding = holdLockOf(vpc.getFirst(), steps);
+            Future<?> waiting = waitingBehind(steps, vpc.getLast(), t -> secondRan.getAndSet(true));
+            assertThat(secondRan).as("the second step waits for the first").isFalse();
+            assertThat(steps.submit(() -> locks.holding(elsewhere, t -> "done")).get(PATIENCE.toSeconds(),
+                    TimeUnit.SECONDS)).as("another VPC's step does not wait").isEqualTo("done");
+
+            holding.letGo();
+            waiting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(secondRan).isTrue();
+        }
+    }
+
+    /** A holder whose process dies loses its session, as here its session is ended: the next step goes on. */
+    @Test
+    void aLockEndsWithTheSessionOfItsHolder() throws Exception {
+        List<ProvisioningTarget> vpc = sharingAVpc(anInstance());
+        try (ExecutorService steps = Executors.newFixedThreadPool(2)) {
+            Held dying = holdLockOf(vpc.getFirst(), steps);
+            Future<String> next = waitingBehind(steps, vpc.getLast(), t -> "done");
+
+            jdbc.sql("""
+                    SELECT pg_terminate_backend(pid) FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                      AND classid::bigint = (hashtextextended(:key, 0) >> 32) & 4294967295
+                      AND objid::bigint = hashtextextended(:key, 0) & 4294967295
+                    """).param("key", "vpc:" + NetworkLocks.vpcOf(vpc.getFirst())).query(Boolean.class).single();
+
+            assertThat(next.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("done");
+            dying.letGo();
+        }
+    }
+
+    /** A step on a VPC that holds its lock until released. */
+    private record Held(Future<?> step, CountDownLatch release) {
+
+        void letGo() throws Exception {
+            release.countDown();
+            step.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    private Held holdLockOf(ProvisioningTarget target, ExecutorService steps) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> step = steps.submit(() -> locks.holding(target, t -> {
+            holding.countDown();
+            try {
+                return release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }));
+        assertThat(holding.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        return new Held(step, release);
+    }
+
+    private Instance anInstance() {
+        ApiClient editor = api(EDITOR);
+        JsonNode created = createRunningInstance(editor, instanceBody(registerAccount(editor).get("id").asString(), "S3",
+                1, 3));
+        UUID id = UUID.fromString(created.get("id").asString());
+        return instances.find(id).orElseThrow();
+    }
+
+    /** Two instances being created in a VPC of their own, in the account and region of {@code like}. */
+    private List<ProvisioningTarget> sharingAVpc(Instance like) {
+        String vpc = uniqueVpc();
+        return Stream.of("subnet-0a000001", "subnet-0b000001").map(subnet -> targets.of(instances.find(
+                RecordedInstances.record(instances, like, vpc, subnet)).orElseThrow())).toList();
+    }
+
+    /** A step on {@code target} submitted to {@code steps}, once it waits for its VPC's lock. */
+    private <T> Future<T> waitingBehind(ExecutorService steps, ProvisioningTarget target,
+                                        Function<ProvisioningTarget, T> step) throws InterruptedException {
+        Future<T> waiting = steps.submit(() -> locks.holding(target, step));
+        awaitWaitingSession();
+        return waiting;
+    }
+
+    private static String uniqueVpc() {
+        return "vpc-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
+    }
+
+    /** Waits until a session waits for an advisory lock. */
+    private void awaitWaitingSession() throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (waitingSessions() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(waitingSessions()).isEqualTo(1);
+    }
+
+    private int waitingSessions() {
+        return jdbc.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                .query(Integer.class).single();
+    }
+}
