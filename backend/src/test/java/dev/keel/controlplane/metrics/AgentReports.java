@@ -15,7 +15,12 @@ public final class AgentReports {
     private final UUID instanceId;
 
     public AgentReports(int port, UUID instanceId) {
-        this.ingest = new ApiClient("http://localhost:" + port + "/ingest/v1", null);
+        this("http://localhost:" + port, instanceId);
+    }
+
+    /** Reports to the control plane at {@code baseUrl} (its ingest API is under {@code /ingest/v1}). */
+    public AgentReports(String baseUrl, UUID instanceId) {
+        this.ingest = new ApiClient(baseUrl + "/ingest/v1", null);
         this.instanceId = instanceId;
     }
 

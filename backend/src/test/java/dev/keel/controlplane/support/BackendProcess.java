@@ -142,6 +142,11 @@ public final class BackendProcess implements AutoCloseable {
         return port;
     }
 
+    /** Where it serves, without a path: the API is under {@code /api/v1}, the ingest API under {@code /ingest/v1}. */
+    public String url() {
+        return "http://localhost:" + port;
+    }
+
     /**
      * The value of the first Prometheus sample named {@code name} whose labels include each of {@code labels} (as
      * exposed, e.g. {@code outcome="unauthorized"}), or NaN when there is none.

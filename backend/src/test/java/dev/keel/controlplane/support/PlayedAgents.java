@@ -27,13 +27,21 @@ public final class PlayedAgents implements AutoCloseable {
     private final Set<UUID> instances = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
-    private volatile int port;
+    private volatile String controlPlane;
     private volatile String secret;
 
     /** Agents of instances recorded in {@code databaseUrl}, reporting to {@code backend} with tokens under {@code secret}. */
     public PlayedAgents(BackendProcess backend, String databaseUrl, String secret) {
+        this(backend.url(), databaseUrl, secret);
+    }
+
+    /**
+     * Agents of instances recorded in {@code databaseUrl}, reporting to the control plane at {@code controlPlane} (its
+     * base URL: one backend, or a load balancer in front of several) with tokens under {@code secret}.
+     */
+    public PlayedAgents(String controlPlane, String databaseUrl, String secret) {
         this.databaseUrl = databaseUrl;
-        this.port = backend.port();
+        this.controlPlane = controlPlane;
         this.secret = secret;
         timer.scheduleWithFixedDelay(this::reportAll, 0, 1, TimeUnit.SECONDS);
     }
@@ -45,7 +53,7 @@ public final class PlayedAgents implements AutoCloseable {
 
     /** From now on the agents report to {@code backend} (a restarted control plane). */
     public void reportTo(BackendProcess backend) {
-        port = backend.port();
+        controlPlane = backend.url();
     }
 
     /** From now on the agents sign with tokens under {@code value}. */
@@ -74,7 +82,7 @@ public final class PlayedAgents implements AutoCloseable {
 
     private void report(UUID instanceId) {
         JsonNode inventory = JsonMapper.shared().readTree(Database.inventory(databaseUrl, instanceId));
-        AgentReports reports = new AgentReports(port, instanceId);
+        AgentReports reports = new AgentReports(controlPlane, instanceId);
         for (JsonNode broker : inventory.path("brokers")) {
             String address = broker.path("address").asString("");
             Map<String, Object> report = AgentReports.report(instanceId, broker.get("nodeId").asInt(),
