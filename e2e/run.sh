@@ -9,7 +9,7 @@
 #   - serves the built console with `vite preview` on :4173 (a redirect URI of the realm),
 #     proxying /api to that backend and pointing at the test Keycloak through /config.json,
 #   - runs Playwright on Debian's Chromium and prints "N passed, N failed, N skipped"; the tests find the local
-#     runner's brokers in E2E_RUNNER_STATE (to make one fall silent).
+#     runner's brokers in E2E_RUNNER_STATE (to make one fall silent), and run the keel CLI ./dev test built.
 set -euo pipefail
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -143,6 +143,9 @@ main() {
     E2E_SUBNETS=$DEMO_SUBNET_A,$DEMO_SUBNET_B,$DEMO_SUBNET_C E2E_RUNNER_STATE=$RUN_DIR/local-runner
   # The registration URL is the backend's own (AWS posts to it, not to the console); the Marketplace test backdates
   # a subscription in the run's database to make an ended hour billable.
+  # The keel CLI the tests run is the one ./dev test builds before them.
+  export E2E_KEEL=${KEEL_E2E_CLI:-$REPO_ROOT/.local/test/bin/keel}
+  [[ -x $E2E_KEEL ]] || die "no keel CLI at $E2E_KEEL: build it (./dev test does, before the browser tests)"
   export E2E_BACKEND_URL=http://localhost:$backend_port \
     E2E_DATABASE_URL=postgresql://$KEEL_DB_USERNAME:$KEEL_DB_PASSWORD@localhost:$pg_port/$E2E_DB
 

@@ -24,8 +24,9 @@ import (
 const IngestSecret = "keel-test-backend-ingest-secret-0123456789"
 
 // PlayBrokerAgents reports, for every instance keel lists, what its broker agent would after applying the
-// desired access with the Kafka Admin API: each user with a password upserted, each ACL there (created when
-// it was missing), each removed one absent, each topic change applied and the topics as they then are. It is
+// desired access with the Kafka Admin API: the delivery it pulled, each user with a password upserted, each ACL
+// there (created when it was missing), each removed one absent, each topic change applied and the topics as they
+// then are. It is
 // the agents' side of the access protocol (contract/agent-access.schema.json) against the real control plane,
 // for tests where no broker runs; the agent's own tests apply it to real brokers. It returns a function that
 // stops it.
@@ -73,7 +74,8 @@ type reportedTopic struct {
 }
 
 type desiredAccess struct {
-	Users []struct {
+	Delivery int64 `json:"delivery"`
+	Users    []struct {
 		Name              string  `json:"name"`
 		CredentialVersion int     `json:"credentialVersion"`
 		Password          *string `json:"password"`
@@ -98,35 +100,37 @@ func (be *Backend) reconcile(ctx context.Context, b *brokerState, instance uuid.
 		// 409: an instance being deleted, or whose brokers authenticate nobody.
 		return err
 	}
-	report := map[string][]map[string]any{"users": {}, "acls": {}, "topicChanges": {}, "topics": {}}
+	report := map[string]any{"delivery": desired.Delivery}
+	users, acls, changes, topics := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
 	for _, u := range desired.Users {
 		var applied any
 		if u.Password != nil {
 			b.users[u.Name], applied = true, u.CredentialVersion
 		}
-		report["users"] = append(report["users"], map[string]any{"name": u.Name, "present": b.users[u.Name], "appliedCredentialVersion": applied, "error": nil})
+		users = append(users, map[string]any{"name": u.Name, "present": b.users[u.Name], "appliedCredentialVersion": applied, "error": nil})
 	}
 	for _, name := range desired.RemovedUsers {
 		delete(b.users, name)
-		report["users"] = append(report["users"], map[string]any{"name": name, "present": false, "appliedCredentialVersion": nil, "error": nil})
+		users = append(users, map[string]any{"name": name, "present": false, "appliedCredentialVersion": nil, "error": nil})
 	}
 	for _, acl := range desired.Acls {
 		created := !b.acls[acl.ID]
 		b.acls[acl.ID] = true
-		report["acls"] = append(report["acls"], map[string]any{"id": acl.ID, "present": true, "created": created, "error": nil})
+		acls = append(acls, map[string]any{"id": acl.ID, "present": true, "created": created, "error": nil})
 	}
 	for _, acl := range desired.RemovedAcls {
 		delete(b.acls, acl.ID)
-		report["acls"] = append(report["acls"], map[string]any{"id": acl.ID, "present": false, "created": false, "error": nil})
+		acls = append(acls, map[string]any{"id": acl.ID, "present": false, "created": false, "error": nil})
 	}
 	for _, change := range desired.TopicChanges {
 		b.apply(change.Action, change.Name, change.Partitions, change.ReplicationFactor, change.Configs)
-		report["topicChanges"] = append(report["topicChanges"], map[string]any{"id": change.ID, "error": nil})
+		changes = append(changes, map[string]any{"id": change.ID, "error": nil})
 	}
 	for _, topic := range b.topics {
-		report["topics"] = append(report["topics"], map[string]any{"name": topic.Name, "partitions": topic.Partitions,
+		topics = append(topics, map[string]any{"name": topic.Name, "partitions": topic.Partitions,
 			"replicationFactor": topic.ReplicationFactor, "configs": topic.Configs, "sizeBytes": topic.SizeBytes})
 	}
+	report["users"], report["acls"], report["topicChanges"], report["topics"] = users, acls, changes, topics
 	body, err := json.Marshal(report)
 	if err != nil {
 		return err

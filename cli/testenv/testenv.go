@@ -80,18 +80,19 @@ func Start(opts Options) (*Backend, error) {
 	}
 	defer log.Close()
 	java := filepath.Join(first(os.Getenv("KEEL_JAVA_HOME"), "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin/java")
-	if opts.Driver == "aws" {
-		b.cmd = exec.Command(java, "-jar", jar)
-	} else {
-		// The no-cloud driver is a fixture of the backend's tests, beside the jar, not in it.
-		fixtures := filepath.Join(root, "backend/target/test-fixtures")
-		b.cmd = exec.Command(java, "-Dloader.path="+fixtures, "-cp", jar, "org.springframework.boot.loader.launch.PropertiesLauncher")
-	}
+	// The backend's test fixtures, beside the jar, not in it: the no-cloud driver, whose machines' broker agents it
+	// plays, and the agents played for machines in LocalStack, where no broker runs either. A create, scale or repair
+	// ends once its brokers report serving.
+	fixtures := filepath.Join(root, "backend/target/test-fixtures")
+	b.cmd = exec.Command(java, "-Dloader.path="+fixtures, "-cp", jar, "org.springframework.boot.loader.launch.PropertiesLauncher")
 	b.cmd.Env = append(os.Environ(), "SERVER_PORT="+fmt.Sprint(port), "KEEL_MANAGEMENT_PORT=0",
 		"KEEL_DB_URL="+dbURL, "KEEL_PROVISIONING_DRIVER="+opts.Driver,
 		// The local-development profile: the development ingest secret, LocalStack's account and the development
 		// broker image.
 		"SPRING_PROFILES_ACTIVE=local")
+	if opts.Driver == "aws" {
+		b.cmd.Env = append(b.cmd.Env, "KEEL_TEST_PLAYED_AGENTS=true")
+	}
 	for k, v := range stack {
 		if k != "KEEL_DB_URL" {
 			b.cmd.Env = append(b.cmd.Env, k+"="+v)

@@ -189,26 +189,37 @@ export function putLoad(bootstrap: string, seconds: number, commandConfig: strin
 }
 
 /**
- * Waits until each broker of `addresses` authenticates the SCRAM user. A broker that has just started serving comes
- * up without the credentials written before it joined (seen on Apache Kafka 4.4) and gets them written again within
- * seconds of its first report (CredentialRedelivery): until then it refuses them.
+ * What a client can do the moment its instance is RUNNING, with no retry of any kind: every broker of `bootstrap`
+ * takes the SCRAM user, a topic is created and a record produced to it.
  */
-export async function awaitEveryBrokerAuthenticates(addresses: string[], username: string, password: string, caPem: string) {
-  for (const address of addresses) {
-    await expect(async () => {
-      const admin = new Kafka({
-        clientId: 'keel-e2e-authentication',
-        brokers: [address],
-        ssl: { ca: [caPem], rejectUnauthorized: true },
-        sasl: { mechanism: 'scram-sha-512', username, password },
-        logLevel: logLevel.NOTHING,
-        retry: { retries: 0 },
-      }).admin();
-      try {
-        await admin.connect();
-      } finally {
-        await admin.disconnect();
-      }
-    }, `${address} authenticates ${username}`).toPass({ timeout: 60_000 });
+export async function produceAtOnce(bootstrap: string, username: string, password: string, caPem: string, topic: string) {
+  const client = (brokers: string[]) =>
+    new Kafka({
+      clientId: 'keel-e2e-at-once',
+      brokers,
+      ssl: { ca: [caPem], rejectUnauthorized: true },
+      sasl: { mechanism: 'scram-sha-512', username, password },
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    });
+  for (const address of bootstrap.split(',')) {
+    const admin = client([address]).admin();
+    await admin.connect();
+    await admin.disconnect();
+  }
+  const kafka = client(bootstrap.split(','));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: bootstrap.split(',').length }], waitForLeaders: true });
+  } finally {
+    await admin.disconnect();
+  }
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await producer.send({ topic, acks: -1, messages: [{ value: 'produced the moment the instance was running' }] });
+  } finally {
+    await producer.disconnect();
   }
 }

@@ -252,7 +252,9 @@ SUCCEEDED, 5 when it FAILED, 4 after --timeout.
 
 An instance whose brokers authenticate clients (SASL_SSL, the default) is created with a Kafka user
 admin whose ACLs allow everything: its password is printed once, on stderr (and in the json and yaml
-documents without --wait, as adminCredentials).`,
+documents without --wait, as adminCredentials). The operation succeeds once every broker serves clients
+with the instance's credentials: with --wait, the bootstrap servers a client connects to are printed on
+stderr then, and a client given them (and admin's password) connects at once.`,
 		Example: `  keel instances create -f cli/examples/s3.yaml --wait
   keel instances create --name orders --cloud-account prod --region us-east-1 --vpc vpc-0a1b2c3d \
     --subnet us-east-1a=subnet-0aaa,us-east-1b=subnet-0bbb,us-east-1c=subnet-0ccc --wal S3 --aku 3
@@ -278,13 +280,28 @@ documents without --wait, as adminCredentials).`,
 				fmt.Fprintf(a.errOut, "Kafka user %s, password %s\n", admin.Username, admin.Password)
 				a.passwordShownOnce(admin.Username, fmt.Sprintf("'keel users rotate-password %s --instance %s' makes a new one.", admin.Username, op.InstanceId))
 			}
-			return a.started(cmd.Context(), c, r.Body, &op, w)
+			if err := a.started(cmd.Context(), c, r.Body, &op, w); err != nil || !w.wait {
+				return err
+			}
+			return a.printBootstrap(cmd.Context(), c, op.InstanceId)
 		}),
 	}
 	spec.register(cmd)
 	w.register(cmd)
 	idempotencyFlag(cmd, &key)
 	return cmd
+}
+
+// printBootstrap says on stderr where clients connect to the instance, once its brokers serve.
+func (a *app) printBootstrap(ctx context.Context, c *api.ClientWithResponses, id uuid.UUID) error {
+	r, err := a.instance(ctx, c, id.String())
+	if err != nil {
+		return err
+	}
+	if servers := r.JSON200.Inventory.BootstrapServers; servers != nil {
+		fmt.Fprintf(a.errOut, "Bootstrap servers %s\n", *servers)
+	}
+	return nil
 }
 
 // capacityChange is the flags of update and plan that change an instance's capacity.

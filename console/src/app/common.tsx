@@ -25,7 +25,7 @@ const STATUS_TYPES: Record<string, StatusIndicatorProps.Type> = {
   VERIFICATION_FAILED: 'error',
   HEALTHY: 'success',
   UNHEALTHY: 'error',
-  UNKNOWN: 'pending',
+  STARTING: 'in-progress',
   ACTIVE: 'success',
   UPDATING: 'in-progress',
   RESTORING: 'in-progress',

@@ -110,7 +110,7 @@ export const strings = {
     VERIFICATION_FAILED: 'Verification failed',
     HEALTHY: 'Healthy',
     UNHEALTHY: 'Unhealthy',
-    UNKNOWN: 'Not reported yet',
+    STARTING: 'Starting',
     ACTIVE: 'Active',
     UPDATING: 'Updating',
     RESTORING: 'Restoring',
@@ -327,7 +327,7 @@ export const strings = {
     conditions: 'Conditions',
     conditionCols: { type: 'Type', status: 'Status', reason: 'Reason', message: 'Message', since: 'Since' },
     brokers: 'Brokers',
-    brokerCols: { nodeId: 'Node id', zone: 'Availability zone', address: 'Address', health: 'Health', reportedAt: 'Last report' },
+    brokerCols: { nodeId: 'Node id', zone: 'Availability zone', address: 'Address', machine: 'EC2 instance', health: 'Health', reportedAt: 'Last report' },
     noBrokers: 'No brokers yet.',
     drain: {
       REQUESTED: () => 'Retiring: drain requested, waiting for its agent',
@@ -711,6 +711,7 @@ export const strings = {
   },
   instanceStatus: {
     degraded: 'Running — degraded',
+    silent: 'Running — broker agents not reporting',
     awaiting: 'Running — waiting for the brokers’ first reports',
     starting: 'Running — new brokers starting',
     see: { brokers: 'See the brokers', overview: 'See the conditions' },

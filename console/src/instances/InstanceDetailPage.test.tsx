@@ -20,6 +20,7 @@ const degraded: Instance = {
       nodeId,
       availabilityZone: `us-east-1${'abc'[nodeId]}`,
       address: `127.0.0.1:2000${nodeId}`,
+      machineId: `i-0ab${nodeId}`,
       health: unreachable,
       drain: null,
     })),
@@ -83,6 +84,22 @@ describe('instance detail', () => {
     expect(state.dataset.health).toBe('starting');
     expect(createWrapper(state).findStatusIndicator()!.getElement().textContent).toBe('Running — new brokers starting');
     expect(screen.getByTestId('instance-health-message').textContent).toContain('Brokers 3, 4, 5 are starting');
+  });
+
+  it('shows a running instance whose broker agents are silent as not reporting, saying nothing is replaced for it', async () => {
+    const silentAgent = 'The agent of broker 0 has not reported since 2026-11-24T10:14:00Z. Keel replaces a broker only when '
+      + "EC2 reports its machine gone or impaired, never for its agent's silence alone.";
+    renderDetail({
+      ...degraded,
+      conditions: [
+        { ...degraded.conditions[1], message: 'broker 0 has not reported for 95 s.' },
+        { type: 'AgentsSilent', status: 'True', reason: 'AgentsSilent', message: silentAgent, lastTransitionTime: '2026-11-24T10:14:25Z' },
+      ],
+    });
+    const state = await screen.findByTestId('instance-state');
+    expect(state.dataset.health).toBe('silent');
+    expect(state.textContent).toBe('Running — broker agents not reporting');
+    expect(screen.getByTestId('instance-health-message').textContent).toContain("never for its agent's silence alone");
   });
 
   it('shows a running instance without a complaint as running', async () => {

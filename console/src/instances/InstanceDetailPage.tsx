@@ -191,14 +191,15 @@ export function Brokers({ instance }: { instance: Instance }) {
         columnDefinitions={[
           { id: 'nodeId', header: d.brokerCols.nodeId, cell: (b) => b.nodeId, isRowHeader: true },
           { id: 'zone', header: d.brokerCols.zone, cell: (b) => b.availabilityZone },
-          { id: 'address', header: d.brokerCols.address, cell: (b) => <Copyable text={b.address} /> },
+          { id: 'address', header: d.brokerCols.address, cell: (b) => (b.address ? <Copyable text={b.address} /> : '—') },
+          { id: 'machine', header: d.brokerCols.machine, cell: (b) => b.machineId ?? '—' },
           {
             id: 'health',
             header: d.brokerCols.health,
             cell: (b) => (
               <SpaceBetween size="xxxs">
                 <StateIndicator state={b.health.status} testId={`broker-health-${b.nodeId}`} />
-                {b.health.status === 'UNHEALTHY' && <Box variant="small">{b.health.message}</Box>}
+                {b.health.status !== 'HEALTHY' && <Box variant="small">{b.health.message}</Box>}
                 {b.drain && (
                   <Box variant="small" data-testid={`broker-drain-${b.nodeId}`}>
                     {d.drain[b.drain.status](b.drain.partitionsRemaining)}

@@ -9,8 +9,11 @@ const t = strings.instanceStatus;
 
 /** What an instance's state means once its conditions are read: a running instance can still be unwell. */
 export interface InstanceHealth {
-  /** `degraded`: something is wrong now; `awaiting`: no broker has reported yet; `starting`: new brokers boot. */
-  kind: 'degraded' | 'awaiting' | 'starting';
+  /**
+   * `degraded`: something is wrong now; `silent`: broker agents stopped reporting (nothing is replaced for it);
+   * `awaiting`: no broker has reported yet; `starting`: new brokers boot.
+   */
+  kind: 'degraded' | 'silent' | 'awaiting' | 'starting';
   type: StatusIndicatorProps.Type;
   label: string;
   /** The condition's own words. */
@@ -26,6 +29,11 @@ export interface InstanceHealth {
 export function healthOf(instance: Instance): InstanceHealth | undefined {
   if (instance.state !== 'RUNNING') return undefined;
   const degraded = instance.conditions.find((c) => c.type === 'Degraded');
+  const silent = instance.conditions.find((c) => c.type === 'AgentsSilent');
+  if (degraded?.status === 'True' && silent?.status === 'True' && degraded.reason === 'BrokersUnhealthy') {
+    // Silence says nothing of the machines: Keel replaces none for it, and says so.
+    return { kind: 'silent', type: 'warning', label: t.silent, message: silent.message, tab: 'brokers' };
+  }
   if (degraded?.status === 'True') {
     const brokers = degraded.reason === 'BrokersUnhealthy';
     return { kind: 'degraded', type: 'warning', label: t.degraded, message: degraded.message, tab: brokers ? 'brokers' : 'overview' };

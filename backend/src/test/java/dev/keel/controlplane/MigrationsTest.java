@@ -115,6 +115,17 @@ class MigrationsTest {
         assertThat(security).isNotEmpty().containsOnly("PLAINTEXT_UNAUTHENTICATED");
     }
 
+    @Test
+    void v023TakesEveryBrokerReportedServingForServingSinceItsReport() throws Exception {
+        List<String> reports = migrated("V007.sql", "23", """
+                SELECT i.name, r.node_id, r.serving_since FROM broker_reports r JOIN instances i ON i.id = r.instance_id
+                ORDER BY i.name
+                """, (rs, n) -> rs.getString(1) + " " + rs.getInt(2) + " " + (rs.getTimestamp(3) == null ? "starting"
+                : "serving since " + rs.getTimestamp(3).toInstant()));
+        // A broker whose listener answered served; one whose process had exited never started on its machine.
+        assertThat(reports).containsExactly("running 0 serving since 2026-10-09T23:59:55Z", "running-scaled 1 starting");
+    }
+
     /** The rows {@code query} finds once {@code fixture} is migrated to {@code version}, in a database of their own. */
     private static <T> List<T> migrated(String fixture, String version, String query, RowMapper<T> row)
             throws IOException, SQLException {

@@ -7,9 +7,10 @@ import java.time.Instant;
  * One run of a step, as the caller of a driver holds it. A control plane with several workers may take a step from a
  * worker it believes dead while that worker still runs (a long pause, a lost database): before every change to the
  * cloud the driver asks {@link #beforeCloudChange()}, which throws {@link StaleStep} once the run no longer holds the
- * step. And a step that waits for the cloud does not keep its thread for the whole wait: a pause longer than
- * {@link #longestInlinePause()} ends the run with {@link StepWaiting}, to be run again when the pause is over, the wait
- * anchored where it began ({@link #waitingSince(String)}).
+ * step. And a step that waits for the cloud does not keep its thread for the whole wait: once its waits have paused
+ * the thread as long as the run may ({@link #inlinePauseLeft()}), the next pause ends the run with
+ * {@link StepWaiting}, to be run again when the pause is over, the wait anchored where it began
+ * ({@link #waitingSince(String)}).
  */
 public interface StepRun {
 
@@ -25,8 +26,12 @@ public interface StepRun {
         }
 
         @Override
-        public Duration longestInlinePause() {
+        public Duration inlinePauseLeft() {
             return Duration.ofDays(365);
+        }
+
+        @Override
+        public void pausedInline(Duration pause) {
         }
     };
 
@@ -36,15 +41,18 @@ public interface StepRun {
     /** When an earlier run of the step began waiting for {@code what}, or null when none was waiting for it. */
     Instant waitingSince(String what);
 
-    /** The longest pause a wait takes in the step's thread; a longer one ends the run with {@link StepWaiting}. */
-    Duration longestInlinePause();
+    /** How long this run may still pause in its thread, all its waits' pauses together. */
+    Duration inlinePauseLeft();
+
+    /** This run paused its thread for {@code pause}. */
+    void pausedInline(Duration pause);
 
     /**
      * Pauses a wait for {@code what}, begun at {@code since}, for {@code pause} from {@code now}: in the calling thread
-     * when the run may pause that long, else by ending the run to look again then.
+     * while the run may still pause that long, else by ending the run to look again then.
      */
     default void pause(Duration pause, String what, Instant since, Instant now) {
-        if (pause.compareTo(longestInlinePause()) > 0) {
+        if (pause.compareTo(inlinePauseLeft()) > 0) {
             throw new StepWaiting(what, since, now.plus(pause));
         }
         try {
@@ -53,5 +61,6 @@ public interface StepRun {
             Thread.currentThread().interrupt();
             throw new ProvisioningException("INTERRUPTED", "Interrupted while waiting for " + what, true);
         }
+        pausedInline(pause);
     }
 }

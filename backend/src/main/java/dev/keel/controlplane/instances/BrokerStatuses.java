@@ -25,10 +25,11 @@ public interface BrokerStatuses {
      * {@code address} is null once the reports are stale ({@code silent}); {@code problem} says what is wrong
      * ("process is down", "has not reported for 40 s") and is null for a healthy broker;
      * {@code drain} is null unless a scale-down asked the reporting machine to drain;
-     * {@code machineId} is the reporting machine (an EC2 instance id), null when its agent did not say.
+     * {@code machineId} is the reporting machine (an EC2 instance id), null when its agent did not say;
+     * {@code servingSince} is when the broker first served clients from it, null while it has not.
      */
     record BrokerStatus(String address, Instant reportedAt, String problem, Drain drain, String machineId,
-                        boolean silent) {
+                        boolean silent, Instant servingSince) {
     }
 
     record Drain(String status, Integer partitionsRemaining) {

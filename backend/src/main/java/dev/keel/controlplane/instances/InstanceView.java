@@ -36,22 +36,16 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
         }
     }
 
-    record BrokerView(int nodeId, String availabilityZone, String address, Health health, BrokerStatuses.Drain drain) {
+    /** {@code machineId}: the EC2 instance it runs on, as the cloud last showed it. */
+    record BrokerView(int nodeId, String availabilityZone, String address, String machineId, Health health,
+                      BrokerStatuses.Drain drain) {
     }
 
-    /** {@code HEALTHY}, {@code UNHEALTHY} (the message says why) or {@code UNKNOWN} (no report yet). */
+    /** {@code STARTING}, {@code HEALTHY} or {@code UNHEALTHY}, as {@link BrokerState} reads the broker. */
     record Health(String status, String message, Instant reportedAt) {
 
-        static final String HEALTHY_STATUS = "HEALTHY";
-        static final Health UNKNOWN = new Health("UNKNOWN", "Its agent has not reported yet.", null);
-
-        static Health of(BrokerStatuses.BrokerStatus status) {
-            if (status == null) {
-                return UNKNOWN;
-            }
-            return status.problem() == null
-                    ? new Health(HEALTHY_STATUS, "Healthy.", status.reportedAt())
-                    : new Health("UNHEALTHY", status.problem(), status.reportedAt());
+        static Health of(BrokerState state) {
+            return new Health(state.phase().name(), state.message(), state.reportedAt());
         }
     }
 
@@ -59,8 +53,8 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
         return of(instance, catalog, Map.of());
     }
 
-    static InstanceView of(Instance instance, SizingCatalog catalog, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
-        InventoryView inventory = inventory(instance.inventory(), reported);
+    static InstanceView of(Instance instance, SizingCatalog catalog, Map<Integer, BrokerState> brokers) {
+        InventoryView inventory = inventory(instance.inventory(), brokers);
         return new InstanceView(instance.id(), instance.name(), instance.cloudAccountId(), instance.region(),
                 instance.state(), instance.spec(), instance.specVersion(), catalog.capacityOf(instance.spec().aku()),
                 catalog.sizingOf(instance.spec().aku()), inventory,
@@ -68,26 +62,22 @@ record InstanceView(UUID id, String name, UUID cloudAccountId, String region, In
                 instance.dataRetainedUntil());
     }
 
-    private static InventoryView inventory(Inventory inventory, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+    /**
+     * The inventory's brokers, each as its state reads it; the bootstrap servers are the addresses of those that serve
+     * with the instance's credentials, and none else: a broker still starting, unwell or silent would hand a client a
+     * connection that fails. Null while none serves.
+     */
+    private static InventoryView inventory(Inventory inventory, Map<Integer, BrokerState> states) {
         List<BrokerView> brokers = inventory.brokers().stream()
                 .map(b -> {
-                    BrokerStatuses.BrokerStatus status = reported.get(b.nodeId());
-                    String advertised = status == null ? null : status.address();
-                    return new BrokerView(b.nodeId(), b.availabilityZone(), Objects.requireNonNullElse(advertised, b.address()),
-                            Health.of(status), status == null ? null : status.drain());
+                    BrokerState state = states.getOrDefault(b.nodeId(), BrokerState.of(b, null, false));
+                    return new BrokerView(b.nodeId(), b.availabilityZone(), state.address(), b.machineId(),
+                            Health.of(state), state.status() == null ? null : state.status().drain());
                 })
                 .toList();
-        return new InventoryView(reported.isEmpty() ? inventory.bootstrapServers() : serving(brokers), brokers,
-                inventory.resources());
-    }
-
-    /**
-     * Once agents report, the addresses of the brokers that serve, as they advertise them: those reporting healthy. A
-     * broker still starting, or unwell, would hand a client a connection that fails; null while none serves.
-     */
-    private static String serving(List<BrokerView> brokers) {
-        String serving = brokers.stream().filter(b -> b.health().status().equals(Health.HEALTHY_STATUS))
-                .map(BrokerView::address).filter(Objects::nonNull).collect(Collectors.joining(","));
-        return serving.isEmpty() ? null : serving;
+        String serving = inventory.brokers().stream().map(b -> states.get(b.nodeId()))
+                .filter(state -> state != null && state.serving()).map(BrokerState::address).filter(Objects::nonNull)
+                .collect(Collectors.joining(","));
+        return new InventoryView(serving.isEmpty() ? null : serving, brokers, inventory.resources());
     }
 }

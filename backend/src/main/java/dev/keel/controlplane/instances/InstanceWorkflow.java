@@ -20,9 +20,10 @@ import dev.keel.provisioner.StepRun;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What each operation step and outcome means for an instance: the driver's steps change the cloud,
- * and {@value #DRAIN_SURPLUS_BROKERS}, the control plane's own, moves the partitions off the brokers
- * an update is about to retire.
+ * What each operation step and outcome means for an instance: the driver's steps change the cloud;
+ * {@value #DRAIN_SURPLUS_BROKERS}, the control plane's own, moves the partitions off the brokers
+ * an update is about to retire; and {@value ServingGate#STEP}, its own too, ends every change that launches brokers
+ * once they serve clients.
  */
 @Component
 class InstanceWorkflow implements OperationWorkflow {
@@ -33,22 +34,27 @@ class InstanceWorkflow implements OperationWorkflow {
     private final ProvisioningDriver driver;
     private final ProvisioningTargets targets;
     private final AgentBrokerDrain drain;
+    private final ServingGate serving;
     private final JsonMapper json;
     private final CapacityLedger capacity;
     private final Clock clock;
 
     InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
-                     AgentBrokerDrain drain, JsonMapper json, CapacityLedger capacity, Clock clock) {
+                     AgentBrokerDrain drain, ServingGate serving, JsonMapper json, CapacityLedger capacity, Clock clock) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
         this.drain = drain;
+        this.serving = serving;
         this.json = json;
         this.capacity = capacity;
         this.clock = clock;
     }
 
-    /** The steps of a change: the driver's, with the drain just before the surplus brokers are retired. */
+    /**
+     * The steps of a change: the driver's, with the drain just before the surplus brokers are retired, and, unless it
+     * deletes, the wait for the brokers to serve last.
+     */
     List<String> steps(ChangeKind kind, ProvisioningTarget target) {
         List<String> steps = new ArrayList<>();
         for (String step : driver.steps(kind, target)) {
@@ -57,11 +63,18 @@ class InstanceWorkflow implements OperationWorkflow {
             }
             steps.add(step);
         }
+        if (kind != ChangeKind.DELETE) {
+            steps.add(ServingGate.STEP);
+        }
         return List.copyOf(steps);
     }
 
     @Override
     public StepResult runStep(Operation operation, String step, StepRun run) {
+        if (step.equals(ServingGate.STEP)) {
+            serving.await(operation.instanceId(), run);
+            return StepResult.NOTHING;
+        }
         Instance instance = repository.find(operation.instanceId()).orElseThrow();
         ProvisioningTarget target = targets.of(instance);
         if (step.equals(DRAIN_SURPLUS_BROKERS)) {
@@ -93,7 +106,12 @@ class InstanceWorkflow implements OperationWorkflow {
             case DELETE -> {
                 repository.updateState(instance.id(), InstanceState.DELETED);
                 capacity.stopped(instance.id(), clock.instant());
-                setReady(instance, "False", "Deleted", "The instance and its cloud resources are deleted.");
+                // Only Ready says anything of a deleted instance: what its brokers last showed no longer holds.
+                Condition ready = instance.conditions().stream().filter(c -> c.type().equals(Condition.READY))
+                        .findFirst().orElse(null);
+                repository.updateConditions(instance.id(), Condition.set(ready == null ? List.of() : List.of(ready),
+                        Condition.READY, "False", "Deleted", "The instance and its cloud resources are deleted.",
+                        clock.instant()));
             }
         }
     }

@@ -31,10 +31,10 @@ import dev.keel.controlplane.shared.QueryFlags;
 class InstancesController {
 
     private final Instances instances;
-    private final BrokerStatuses brokers;
+    private final BrokerStates brokers;
     private final ChangeAnswers answers;
 
-    InstancesController(Instances instances, BrokerStatuses brokers, ChangeAnswers answers) {
+    InstancesController(Instances instances, BrokerStates brokers, ChangeAnswers answers) {
         this.instances = instances;
         this.brokers = brokers;
         this.answers = answers;
@@ -87,15 +87,14 @@ class InstancesController {
             throw ApiException.validation("name", "must be 1 to " + SpecRules.MAX_NAME_LENGTH + " characters");
         }
         Page<Instance> page = instances.list(caller.organizationId(), state, name, Cursor.decode(cursor), Cursor.limit(limit));
-        Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported =
-                brokers.of(page.items().stream().map(Instance::id).toList());
-        return new Page<>(page.items().stream().map(i -> view(i, reported.get(i.id()))).toList(), page.nextCursor());
+        Map<UUID, Map<Integer, BrokerState>> states = brokers.of(page.items());
+        return new Page<>(page.items().stream().map(i -> view(i, states.get(i.id()))).toList(), page.nextCursor());
     }
 
     @GetMapping("/{instanceId:" + PathIds.UUID + "}")
     ResponseEntity<InstanceView> get(Caller caller, @PathVariable UUID instanceId) {
         Instance instance = instances.get(caller.organizationId(), instanceId);
-        return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance.id())));
+        return ResponseEntity.ok().eTag(instance.etag()).body(view(instance, brokers.of(instance)));
     }
 
     /** A capacity change answers 202 with its operation; a change of deletion protection alone, 200 with the instance. */
@@ -107,7 +106,7 @@ class InstancesController {
             return answers.answer(() -> instances.updateDeletionProtection(caller, instanceId, ifMatch,
                             update.deletionProtection()),
                     instance -> ResponseEntity.ok().eTag(instance.etag())
-                            .body(view(instance, brokers.of(instance.id()))));
+                            .body(view(instance, brokers.of(instance))));
         }
         return answers.answer(() -> instances.update(caller, instanceId, ifMatch, update),
                 operation -> accepted(operation, instances.get(caller.organizationId(), instanceId).etag()));
@@ -127,8 +126,8 @@ class InstancesController {
         return Boolean.TRUE.equals(QueryFlags.parse(name, value));
     }
 
-    private InstanceView view(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported) {
-        return InstanceView.of(instance, instances.catalogOf(instance), reported);
+    private InstanceView view(Instance instance, Map<Integer, BrokerState> brokers) {
+        return InstanceView.of(instance, instances.catalogOf(instance), brokers);
     }
 
     private static ResponseEntity<Operation> accepted(Operation operation, String etag) {

@@ -9,8 +9,11 @@ import org.jspecify.annotations.Nullable;
 
 import dev.keel.controlplane.shared.FieldError;
 
-/** What the broker agent found and did in one pass ({@code agent-access.schema.json}, the report). */
-record AccessReport(List<User> users, List<Acl> acls, List<TopicChange> topicChanges, List<Topic> topics) {
+/**
+ * What the broker agent found and did in one pass ({@code agent-access.schema.json}, the report); {@code delivery}: the
+ * delivery number of the document the pass applied.
+ */
+record AccessReport(Long delivery, List<User> users, List<Acl> acls, List<TopicChange> topicChanges, List<Topic> topics) {
 
     static final int MAX_ERROR = 2000;
 
@@ -30,6 +33,9 @@ record AccessReport(List<User> users, List<Acl> acls, List<TopicChange> topicCha
     /** Every field the schema requires, with every rule broken named on its field. */
     List<FieldError> problems() {
         List<FieldError> errors = new ArrayList<>();
+        if (delivery == null || delivery < 0) {
+            errors.add(new FieldError("delivery", "is required: the delivery of the desired access the pass applied, 0 or more"));
+        }
         required(errors, "users", users);
         required(errors, "acls", acls);
         required(errors, "topicChanges", topicChanges);

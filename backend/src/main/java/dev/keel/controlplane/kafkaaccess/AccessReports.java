@@ -5,11 +5,13 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.audit.AuditLog;
+import dev.keel.controlplane.instances.BrokerCredentials;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.shared.ApiException;
 
@@ -31,9 +33,10 @@ class AccessReports {
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
     AccessReports(JdbcClient jdbc, UserRows users, AclRows acls, TopicRows topics, AuditLog audit,
-                  TransactionTemplate transactions, Clock clock) {
+                  TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
         this.users = users;
         this.acls = acls;
@@ -41,6 +44,7 @@ class AccessReports {
         this.audit = audit;
         this.transactions = transactions;
         this.clock = clock;
+        this.events = events;
     }
 
     void record(Instance instance, AccessReport report) {
@@ -48,7 +52,7 @@ class AccessReports {
             throw ApiException.validation(report.problems());
         }
         Instant now = clock.instant();
-        transactions.executeWithoutResult(tx -> {
+        boolean delivered = Boolean.TRUE.equals(transactions.execute(tx -> {
             // Taken first, as a topic change through the API takes it: what that change reads cannot move under it.
             topics.lockTopics(instance.id());
             report.users().forEach(user -> user(instance, user));
@@ -64,7 +68,25 @@ class AccessReports {
                     .map(t -> new TopicRows.Observed(t.name(), t.partitions(), t.replicationFactor(), t.configs(),
                             t.sizeBytes(), now))
                     .toList());
-        });
+            return delivered(instance, report.delivery());
+        }));
+        if (delivered) {
+            events.publishEvent(new BrokerCredentials.Delivered(instance.id()));
+        }
+    }
+
+    /**
+     * Records the report's delivery applied when, after it, every user the instance is to have is on the brokers at its
+     * credential version: the pass wrote every password that delivery sent. True when that moves the applied delivery.
+     */
+    private boolean delivered(Instance instance, long delivery) {
+        return jdbc.sql("""
+                UPDATE access_deliveries SET applied = ?
+                WHERE instance_id = ? AND applied < ? AND requested >= ?
+                  AND NOT EXISTS (SELECT 1 FROM kafka_users u WHERE u.instance_id = access_deliveries.instance_id
+                                  AND u.status <> 'DELETING' AND (u.reported_absent
+                                  OR u.applied_credential_version IS DISTINCT FROM u.credential_version))
+                """).params(delivery, instance.id(), delivery, delivery).update() == 1;
     }
 
     private void user(Instance instance, AccessReport.User reported) {

@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.ListenerSecurityGuard;
@@ -19,7 +21,11 @@ import dev.keel.controlplane.instances.ListenerSecurityGuard;
 @Component
 class DesiredAccess {
 
-    record Document(List<User> users, List<String> removedUsers, List<Acl> acls, List<Acl> removedAcls,
+    /**
+     * {@code delivery}: the number of the newest delivery of the instance's credentials, which a report of this
+     * document applied in full makes applied.
+     */
+    record Document(long delivery, List<User> users, List<String> removedUsers, List<Acl> acls, List<Acl> removedAcls,
                     List<TopicChange> topicChanges) {
     }
 
@@ -37,15 +43,27 @@ class DesiredAccess {
     private final JdbcClient jdbc;
     private final Passwords passwords;
     private final TopicRows topics;
+    private final TransactionTemplate snapshots;
 
-    DesiredAccess(JdbcClient jdbc, Passwords passwords, TopicRows topics) {
+    DesiredAccess(JdbcClient jdbc, Passwords passwords, TopicRows topics, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.passwords = passwords;
         this.topics = topics;
+        // The delivery and the passwords are read in one snapshot: a delivery asked for after the passwords were read
+        // would otherwise be reported applied by a pass that wrote none.
+        this.snapshots = new TransactionTemplate(transactions.getTransactionManager());
+        this.snapshots.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        this.snapshots.setReadOnly(true);
     }
 
     Document of(Instance instance) {
+        return snapshots.execute(tx -> read(instance));
+    }
+
+    private Document read(Instance instance) {
         UUID instanceId = instance.id();
+        long delivery = jdbc.sql("SELECT requested FROM access_deliveries WHERE instance_id = ?").param(instanceId)
+                .query(Long.class).optional().orElse(0L);
         List<User> users = new ArrayList<>();
         List<String> removedUsers = new ArrayList<>();
         List<Acl> acls = new ArrayList<>();
@@ -73,6 +91,6 @@ class DesiredAccess {
                 .map(c -> new TopicChange(c.id(), c.action().name(), c.topicName(), c.partitions(), c.replicationFactor(),
                         c.configs()))
                 .toList();
-        return new Document(users, removedUsers, acls, removedAcls, changes);
+        return new Document(delivery, users, removedUsers, acls, removedAcls, changes);
     }
 }

@@ -11,25 +11,28 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import dev.keel.controlplane.instances.BrokerStatuses;
+import dev.keel.controlplane.instances.BrokerCredentials;
+import dev.keel.controlplane.instances.BrokerState;
+import dev.keel.controlplane.instances.BrokerStates;
 import dev.keel.controlplane.instances.Condition;
 import dev.keel.controlplane.instances.Instance;
+import dev.keel.controlplane.instances.InstanceState;
 import dev.keel.controlplane.instances.Instances;
 import dev.keel.controlplane.operations.OperationType;
 import dev.keel.controlplane.operations.Operations;
-import dev.keel.provisioner.Inventory;
 
 /**
- * The instance's {@code Degraded} condition from its brokers' reports: true when a broker the
- * inventory lists has not reported recently, or reports its process down, its listener
- * unreachable or no controller quorum; the message names each broker that is unwell. Drift,
- * which the reconciler reports on the same condition, takes precedence until it is repaired.
- * A broker whose machine has never reported (its node may have reports of an earlier machine, one
- * a scale-down retired) while the operation that launched it runs, or within the normal start
- * time after it ended, is starting, not unwell: a scale-up shows as such ({@code Unknown},
- * {@value #BROKERS_STARTING}) until its brokers report or are late.
+ * The instance's {@code Degraded} and {@code AgentsSilent} conditions from its brokers, as {@link BrokerState} reads
+ * them: {@code Degraded} is true when a broker the inventory lists is unwell (silent, its process down, its listener
+ * unreachable, no controller quorum); the message names each. Drift, which the reconciler reports on the same
+ * condition, takes precedence until it is repaired. A broker still starting (its machine new, its broker not yet
+ * serving, or waiting for the instance's credentials) while the operation that launched it runs, or within the normal
+ * start time after it ended, is starting, not unwell: a scale-up shows as such ({@code Unknown},
+ * {@value #BROKERS_STARTING}) until its brokers serve or are late. Every live instance is evaluated every few seconds,
+ * and one at once when a report or a delivery of its credentials changes how a broker of it reads.
  */
 @Component
 class BrokerHealth {
@@ -41,15 +44,15 @@ class BrokerHealth {
     private static final int BATCH = 500;
 
     private final Instances instances;
-    private final LastReports reports;
+    private final BrokerStates brokers;
     private final Operations operations;
     private final Clock clock;
     private final Duration brokerStartTime;
 
-    BrokerHealth(Instances instances, LastReports reports, Operations operations, Clock clock,
+    BrokerHealth(Instances instances, BrokerStates brokers, Operations operations, Clock clock,
                  @Value("${keel.health.broker-start-time}") Duration brokerStartTime) {
         this.instances = instances;
-        this.reports = reports;
+        this.brokers = brokers;
         this.operations = operations;
         this.clock = clock;
         this.brokerStartTime = brokerStartTime;
@@ -68,42 +71,65 @@ class BrokerHealth {
         List<Instance> live = instances.live();
         Set<UUID> drifted = instances.drifted();
         for (int from = 0; from < live.size(); from += BATCH) {
-            List<Instance> batch = live.subList(from, Math.min(from + BATCH, live.size()));
-            List<UUID> ids = batch.stream().map(Instance::id).toList();
-            Map<UUID, Map<Integer, BrokerStatuses.BrokerStatus>> reported = reports.of(ids);
-            Map<UUID, OperationType> launching = operations.launchingBrokers(ids, now.minus(brokerStartTime));
-            for (Instance instance : batch) {
-                if (!drifted.contains(instance.id())) {
-                    evaluate(instance, reported.get(instance.id()), launching.get(instance.id()));
-                }
-            }
+            evaluate(live.subList(from, Math.min(from + BATCH, live.size())).stream()
+                    .filter(instance -> !drifted.contains(instance.id())).toList(), now);
+        }
+    }
+
+    /**
+     * Evaluates one instance at once, when a report or a delivery of its credentials changed how one of its brokers
+     * reads: its conditions follow its brokers without waiting for the next pass.
+     */
+    void evaluate(UUID instanceId) {
+        instances.find(instanceId)
+                .filter(instance -> instance.state() == InstanceState.RUNNING || instance.state() == InstanceState.CHANGING)
+                .filter(instance -> !instances.drifted().contains(instanceId))
+                .ifPresent(instance -> evaluate(List.of(instance), clock.instant()));
+    }
+
+    @EventListener
+    void credentialsDelivered(BrokerCredentials.Delivered delivered) {
+        evaluate(delivered.instanceId());
+    }
+
+    private void evaluate(List<Instance> batch, Instant now) {
+        Map<UUID, Map<Integer, BrokerState>> states = brokers.of(batch);
+        Map<UUID, OperationType> launching = operations.launchingBrokers(batch.stream().map(Instance::id).toList(),
+                now.minus(brokerStartTime));
+        for (Instance instance : batch) {
+            evaluate(instance, states.get(instance.id()), launching.get(instance.id()));
         }
     }
 
     /** {@code launching}: the operation that may have launched brokers that are still starting, or null. */
-    private void evaluate(Instance instance, Map<Integer, BrokerStatuses.BrokerStatus> reported, OperationType launching) {
-        if (reported.isEmpty()) {
+    private void evaluate(Instance instance, Map<Integer, BrokerState> states, OperationType launching) {
+        if (states.values().stream().allMatch(state -> state.status() == null) && launching == null) {
             instances.setCondition(instance, Condition.DEGRADED, "Unknown", "AwaitingReports",
                     "No broker agent of this instance has reported yet.");
             return;
         }
         List<String> problems = new ArrayList<>();
         List<String> starting = new ArrayList<>();
-        List<Inventory.Broker> silent = new ArrayList<>();
-        for (Inventory.Broker broker : instance.inventory().brokers()) {
-            BrokerStatuses.BrokerStatus status = reported.get(broker.nodeId());
-            if (launching != null && (status == null || ofEarlierMachine(status, broker))) {
-                starting.add(Integer.toString(broker.nodeId()));
-            } else if (status == null) {
-                problems.add("broker " + broker.nodeId() + " has never reported");
-            } else if (status.problem() != null) {
-                problems.add("broker " + broker.nodeId() + " " + status.problem());
+        List<Integer> silent = new ArrayList<>();
+        states.forEach((node, state) -> {
+            switch (state.phase()) {
+                case UNHEALTHY -> problems.add("broker " + node + " " + state.message());
+                case STARTING -> {
+                    if (launching != null) {
+                        starting.add(Integer.toString(node));
+                    } else {
+                        problems.add("broker " + node + (state.status() == null ? " has never reported"
+                                : " has not served since its machine started"));
+                    }
+                }
+                case HEALTHY -> {
+                }
             }
-            if (status != null && status.silent() && !ofEarlierMachine(status, broker)) {
-                silent.add(broker);
+            if (state.status() != null && state.status().silent()) {
+                silent.add(node);
             }
-        }
-        agentsSilent(instance, silent, reported);
+        });
+        agentsSilent(instance, silent, states);
         if (!problems.isEmpty()) {
             instances.setCondition(instance, Condition.DEGRADED, "True", "BrokersUnhealthy", String.join("; ", problems) + ".");
         } else if (!starting.isEmpty()) {
@@ -120,16 +146,14 @@ class BrokerHealth {
      * The {@code AgentsSilent} condition: which agents stopped reporting and since when (their last report). It never
      * leads to a broker's replacement, which only EC2's evidence does.
      */
-    private void agentsSilent(Instance instance, List<Inventory.Broker> silent,
-                              Map<Integer, BrokerStatuses.BrokerStatus> reported) {
+    private void agentsSilent(Instance instance, List<Integer> silent, Map<Integer, BrokerState> states) {
         if (silent.isEmpty()) {
             instances.setCondition(instance, Condition.AGENTS_SILENT, "False", "AgentsReporting",
                     "Every broker agent that has reported is reporting.");
             return;
         }
-        Instant since = silent.stream().map(b -> reported.get(b.nodeId()).reportedAt()).min(Instant::compareTo)
-                .orElseThrow();
-        String nodes = silent.stream().map(b -> Integer.toString(b.nodeId())).collect(Collectors.joining(", "));
+        Instant since = silent.stream().map(node -> states.get(node).reportedAt()).min(Instant::compareTo).orElseThrow();
+        String nodes = silent.stream().map(Object::toString).collect(Collectors.joining(", "));
         instances.setCondition(instance, Condition.AGENTS_SILENT, "True", "AgentsSilent",
                 (silent.size() == 1 ? "The agent of broker " + nodes + " has" : "The agents of brokers " + nodes
                         + " have") + " not reported since " + since + ". Keel replaces a broker only when EC2 reports "
@@ -143,10 +167,5 @@ class BrokerHealth {
             case CREATE -> "create in progress";
             case DELETE -> throw new IllegalArgumentException("a delete launches no brokers");
         };
-    }
-
-    /** Whether the node's last report came from another machine than the one the inventory now lists for it. */
-    private static boolean ofEarlierMachine(BrokerStatuses.BrokerStatus status, Inventory.Broker broker) {
-        return status.machineId() != null && broker.machineId() != null && !status.machineId().equals(broker.machineId());
     }
 }

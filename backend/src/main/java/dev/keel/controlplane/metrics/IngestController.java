@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -32,11 +31,11 @@ class IngestController {
     private final MetricsStore store;
     private final DrainRequests drains;
     private final Clock clock;
-    private final ApplicationEventPublisher events;
+    private final BrokerHealth health;
 
     IngestController(AgentAuthentication agents, MetricsStore store, DrainRequests drains, Clock clock,
-                     ApplicationEventPublisher events) {
-        this.events = events;
+                     BrokerHealth health) {
+        this.health = health;
         this.agents = agents;
         this.store = store;
         this.drains = drains;
@@ -56,8 +55,8 @@ class IngestController {
                       @RequestBody BrokerReport report) {
         agents.instance(instanceId, authorization);
         validate(instanceId, nodeId, report);
-        if (store.record(instanceId, nodeId, clock.instant(), report)) {
-            events.publishEvent(new BrokerServing(instanceId, nodeId));
+        if (store.record(instanceId, nodeId, clock.instant(), report).healthChanged()) {
+            health.evaluate(instanceId);
         }
         BrokerReport.Drain drain = report.drain();
         List<Integer> drainTo = drains.onReport(instanceId, report.ec2InstanceId(),

@@ -48,7 +48,8 @@ class LastReports implements BrokerStatuses, FleetAgents {
             BrokerStatuses.Drain drain = report.drainStatus() == null ? null
                     : new BrokerStatuses.Drain(report.drainStatus(), report.drainRemaining());
             statuses.get(report.instanceId()).put(report.nodeId(), new BrokerStatus(stale ? null : report.address(),
-                    report.reportedAt(), problem(report, stale, now), drain, report.machineId(), stale));
+                    report.reportedAt(), problem(report, stale, now), drain, report.machineId(), stale,
+                    report.servingSince()));
         }
         return statuses;
     }

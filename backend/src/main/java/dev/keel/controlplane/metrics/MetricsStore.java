@@ -1,12 +1,15 @@
 package dev.keel.controlplane.metrics;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
@@ -23,17 +26,30 @@ class MetricsStore {
     static final int HOUR = 3600;
 
     private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
+    private final Duration staleAfter;
 
-    MetricsStore(JdbcClient jdbc) {
+    MetricsStore(JdbcClient jdbc, ApplicationEventPublisher events,
+                 @Value("${keel.health.stale-after:20s}") Duration staleAfter) {
         this.jdbc = jdbc;
+        this.events = events;
+        this.staleAfter = staleAfter;
     }
 
     /**
-     * Records one report; a second report in the same 10 s bucket is averaged in. True when the report is the first to
-     * find the broker's listener up on its machine: a broker that (re)started and now serves clients.
+     * What a report changed: whether it is the first to find the broker's listener up on its machine (a broker that
+     * (re)started and now serves clients), and whether it changes what the broker's health is made of (its process,
+     * listener, quorum or machine, or it ends a silence).
+     */
+    record Recorded(boolean newlyServing, boolean healthChanged) {
+    }
+
+    /**
+     * Records one report; a second report in the same 10 s bucket is averaged in. A broker newly serving is told as
+     * {@link BrokerServing} inside this transaction, so that what its listeners write commits with the report.
      */
     @Transactional
-    boolean record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
+    Recorded record(UUID instanceId, int nodeId, Instant at, BrokerReport report) {
         Timestamp bucket = Timestamp.from(Instant.ofEpochSecond(at.getEpochSecond() / RAW * RAW));
         Map<String, Double> metrics = report.metrics() == null ? Map.of() : report.metrics();
         for (Map.Entry<String, Double> metric : metrics.entrySet()) {
@@ -52,29 +68,44 @@ class MetricsStore {
         }
         BrokerReport.Health health = report.health();
         // The report before is read and replaced in one statement: both sub-statements see the same snapshot, and
-        // FOR UPDATE makes a concurrent report of the same broker wait for this one and then read what it wrote.
-        boolean wasServing = jdbc.sql("""
+        // FOR UPDATE makes a concurrent report of the same broker wait for this one and then read what it wrote. A
+        // broker serves from when its listener first answers on its machine; a new machine starts again.
+        Recorded recorded = jdbc.sql("""
                         WITH before AS (
-                            SELECT listener_up AND ec2_instance_id IS NOT DISTINCT FROM :ec2 AS serving FROM broker_reports
+                            SELECT listener_up AND ec2_instance_id IS NOT DISTINCT FROM :ec2 AS serving,
+                                   (process_up, listener_up, quorum_ok) IS DISTINCT FROM (:processUp, :listenerUp, :quorumOk)
+                                       OR ec2_instance_id IS DISTINCT FROM :ec2 OR reported_at < :staleBefore AS changed
+                            FROM broker_reports
                             WHERE instance_id = :instance AND node_id = :node FOR UPDATE
                         ), upsert AS (
                             INSERT INTO broker_reports (instance_id, node_id, reported_at, address, process_up, listener_up,
-                                                        quorum_ok, detail, ec2_instance_id)
-                            VALUES (:instance, :node, :at, :address, :processUp, :listenerUp, :quorumOk, :detail, :ec2)
+                                                        quorum_ok, detail, ec2_instance_id, serving_since)
+                            VALUES (:instance, :node, :at, :address, :processUp, :listenerUp, :quorumOk, :detail, :ec2,
+                                    CASE WHEN :listenerUp THEN CAST(:at AS timestamptz) END)
                             ON CONFLICT (instance_id, node_id) DO UPDATE
                             SET reported_at = excluded.reported_at, address = excluded.address,
                                 process_up = excluded.process_up, listener_up = excluded.listener_up,
                                 quorum_ok = excluded.quorum_ok, detail = excluded.detail,
-                                ec2_instance_id = excluded.ec2_instance_id
+                                ec2_instance_id = excluded.ec2_instance_id,
+                                serving_since = CASE
+                                    WHEN broker_reports.ec2_instance_id IS DISTINCT FROM excluded.ec2_instance_id
+                                        THEN excluded.serving_since
+                                    ELSE coalesce(broker_reports.serving_since, excluded.serving_since) END
                         )
-                        SELECT COALESCE((SELECT serving FROM before), false)
+                        SELECT coalesce((SELECT serving FROM before), false) AS was_serving,
+                               coalesce((SELECT changed FROM before), true) AS changed
                         """)
                 .param("instance", instanceId).param("node", nodeId).param("at", Timestamp.from(at))
+                .param("staleBefore", Timestamp.from(at.minus(staleAfter)))
                 .param("address", report.address()).param("processUp", health.processUp())
                 .param("listenerUp", health.listenerReachable()).param("quorumOk", health.controllerQuorumKnown())
                 .param("detail", report.detail()).param("ec2", report.ec2InstanceId())
-                .query(Boolean.class).single();
-        return health.listenerReachable() && !wasServing;
+                .query((rs, n) -> new Recorded(health.listenerReachable() && !rs.getBoolean("was_serving"),
+                        rs.getBoolean("changed"))).single();
+        if (recorded.newlyServing()) {
+            events.publishEvent(new BrokerServing(instanceId, nodeId));
+        }
+        return recorded;
     }
 
     /**
@@ -152,15 +183,23 @@ class MetricsStore {
                         rs.getTimestamp("reported_at").toInstant(), rs.getString("address"), rs.getBoolean("process_up"),
                         rs.getBoolean("listener_up"), rs.getBoolean("quorum_ok"), rs.getString("detail"),
                         rs.getString("drain_status"), (Integer) rs.getObject("drain_remaining"),
-                        rs.getString("ec2_instance_id")))
+                        rs.getString("ec2_instance_id"), instant(rs.getTimestamp("serving_since"))))
                 .list();
     }
 
     record Point(String name, Instant time, double value) {
     }
 
-    /** {@code drainStatus} is null unless a drain was asked of the reporting machine. */
+    /**
+     * {@code drainStatus} is null unless a drain was asked of the reporting machine; {@code servingSince} is null
+     * while the broker has not yet served from it.
+     */
     record ReportedBroker(UUID instanceId, int nodeId, Instant reportedAt, String address, boolean processUp, boolean listenerUp,
-                          boolean quorumOk, String detail, String drainStatus, Integer drainRemaining, String machineId) {
+                          boolean quorumOk, String detail, String drainStatus, Integer drainRemaining, String machineId,
+                          Instant servingSince) {
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 }

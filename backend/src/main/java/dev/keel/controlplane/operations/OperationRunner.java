@@ -37,9 +37,9 @@ import dev.keel.provisioner.StepWaiting;
  * every change the driver makes in the cloud: a run that lost its fence stops without writing or changing anything.
  * Each step's start and completion are committed, so a new run skips finished steps and repeats only the one that
  * was in flight, which drivers make idempotent. A step's own work runs between those two commits, outside any
- * transaction: waiting on the cloud holds no connection. A step that waits longer than
- * {@code keel.operations.longest-inline-pause} ends its run and is run again at its next look, so the worker count
- * bounds work in progress, not waits.
+ * transaction: waiting on the cloud holds no connection. A run pauses its thread for a step's waits at most
+ * {@code keel.operations.inline-pause} in all; past that a wait ends the run and the step is run again at its next
+ * look, so the worker count bounds work in progress, not waits.
  */
 @Configuration
 public class OperationRunner {
@@ -53,20 +53,20 @@ public class OperationRunner {
     private final TransactionTemplate transactions;
     private final String workerId;
     private final int maxAttempts;
-    private final Duration longestInlinePause;
+    private final Duration inlinePause;
     private final MeterRegistry meters;
 
     OperationRunner(OperationRepository repository, OperationWorkflow workflow, TransactionTemplate transactions,
                     @Value("${keel.worker-id}") String workerId,
                     @Value("${keel.operations.max-step-attempts:8}") int maxAttempts,
-                    @Value("${keel.operations.longest-inline-pause:1s}") Duration longestInlinePause,
+                    @Value("${keel.operations.inline-pause:1s}") Duration inlinePause,
                     MeterRegistry meters) {
         this.repository = repository;
         this.workflow = workflow;
         this.transactions = transactions;
         this.workerId = workerId;
         this.maxAttempts = maxAttempts;
-        this.longestInlinePause = longestInlinePause;
+        this.inlinePause = inlinePause;
         this.meters = meters;
     }
 
@@ -223,6 +223,8 @@ public class OperationRunner {
         /** What the driver is given for a run of {@code step}: the fence to check and the wait to carry on. */
         StepRun of(Step step) {
             return new StepRun() {
+                private Duration paused = Duration.ZERO;
+
                 @Override
                 public void beforeCloudChange() {
                     repository.checkFence(id, fence);
@@ -234,8 +236,13 @@ public class OperationRunner {
                 }
 
                 @Override
-                public Duration longestInlinePause() {
-                    return longestInlinePause;
+                public Duration inlinePauseLeft() {
+                    return inlinePause.minus(paused);
+                }
+
+                @Override
+                public void pausedInline(Duration pause) {
+                    paused = paused.plus(pause);
                 }
             };
         }

@@ -22,6 +22,7 @@ import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.metrics.AgentReports;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 
 import static dev.keel.controlplane.kafkaaccess.AgentAccess.acl;
@@ -53,7 +54,10 @@ class KafkaAccessApiTest extends ApiTest {
 
     @Test
     void anInstanceStartsWithAnAdminUserAllowedEverythingWhosePasswordIsShownOnce() {
-        ApiClient.Response created = api.post("/instances", instanceBody(accountId, "S3", 1, 3));
+        Map<String, Object> body = instanceBody(accountId, "S3", 1, 3);
+        // No agent applies its access: the test reads what waits for one.
+        body.put("name", unique(NoCloudProvisioningDriver.UNPLAYED));
+        ApiClient.Response created = api.post("/instances", body);
         assertThat(created.status()).as(created.toString()).isEqualTo(202);
         JsonNode credentials = created.json().get("adminCredentials");
         assertThat(credentials.get("username").asString()).isEqualTo("admin");
@@ -289,6 +293,54 @@ class KafkaAccessApiTest extends ApiTest {
     }
 
     @Test
+    void aNewBrokerServesOnlyOnceAPassThatBeganAfterItServedWroteTheCredentials() {
+        String instanceId = instance();
+        UUID id = UUID.fromString(instanceId);
+        AgentAccess agent = agent(instanceId);
+        AgentReports brokers = new AgentReports(port, id);
+        String path = "/instances/" + instanceId;
+        for (int node = 0; node < 3; node++) {
+            brokers.send(node, tokens.of(id), AgentReports.report(id, node, true, Map.of()));
+        }
+        String operation = api.header("If-Match", api.get(path).header("ETag").orElseThrow())
+                .patch(path, Map.of("aku", 4)).json().get("id").asString();
+        api.await("/operations/" + operation, op -> op.at("/steps/4/state").asString().equals("RUNNING"),
+                OPERATION_TIMEOUT);
+
+        // A pass begins before the new broker serves, and ends after: it wrote nothing the new broker has.
+        JsonNode earlier = agent.pull();
+        assertThat(userIn(earlier, "admin").get("password").isNull()).as("applied on the brokers then").isTrue();
+        brokers.send(3, tokens.of(id), AgentReports.report(id, 3, true, Map.of()));
+        agent.report(deliveryApplied(earlier));
+        JsonNode newBroker = api.get(path).json().at("/inventory/brokers/3");
+        assertThat(newBroker.at("/health/status").asString()).isEqualTo("STARTING");
+        assertThat(newBroker.at("/health/message").asString()).contains("credentials are being written");
+        assertThat(api.get(path).json().at("/inventory/bootstrapServers").asString()).doesNotContain("10.0.0.3");
+        assertThat(api.get("/operations/" + operation).json().get("state").asString()).isEqualTo("RUNNING");
+
+        // The next pass pulls the credentials written again for it, and reports them applied.
+        JsonNode later = agent.pull();
+        assertThat(later.get("delivery").asLong()).isGreaterThan(earlier.get("delivery").asLong());
+        assertThat(userIn(later, "admin").get("password").isNull()).as("sent again for the new broker").isFalse();
+        agent.report(deliveryApplied(later));
+        awaitOperation(api, operation, "SUCCEEDED");
+        JsonNode running = api.get(path).json();
+        assertThat(running.at("/inventory/brokers/3/health/status").asString()).isEqualTo("HEALTHY");
+        assertThat(running.at("/inventory/bootstrapServers").asString()).contains("10.0.0.3:9092");
+        assertThat(running.get("state").asString()).isEqualTo("RUNNING");
+    }
+
+    /** The report of a pass that applied every user of {@code desired}: those sent with a password, written. */
+    private static Map<String, Object> deliveryApplied(JsonNode desired) {
+        List<Map<String, Object>> users = new ArrayList<>();
+        desired.get("users").forEach(u -> users.add(user(u.get("name").asString(), true,
+                u.get("password").isNull() ? null : u.get("credentialVersion").asInt(), null)));
+        Map<String, Object> report = report(users, List.of(), List.of(), List.of());
+        report.put("delivery", desired.get("delivery").asLong());
+        return report;
+    }
+
+    @Test
     void theAgentAppliesUsersAndStopsGettingPasswordsItHasApplied() {
         String instanceId = instance();
         String password = api.post(users(instanceId), Map.of("name", "alice")).json().get("password").asString();
@@ -495,7 +547,7 @@ class KafkaAccessApiTest extends ApiTest {
     }
 
     private String instance() {
-        return createRunningInstance(api, instanceBody(accountId, "S3", 1, 3)).get("id").asString();
+        return createInstancePlayedByTest(api, instanceBody(accountId, "S3", 1, 3)).get("id").asString();
     }
 
     private AgentAccess agent(String instanceId) {

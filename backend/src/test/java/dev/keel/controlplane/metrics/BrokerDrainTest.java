@@ -35,7 +35,7 @@ class BrokerDrainTest extends ApiTest {
     @BeforeEach
     void runningInstance() {
         var api = api(EDITOR);
-        JsonNode instance = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3));
+        JsonNode instance = createInstancePlayedByTest(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3));
         instanceId = UUID.fromString(instance.get("id").asString());
         reports = new AgentReports(port, instanceId);
     }

@@ -105,7 +105,11 @@ class SmallPoolConcurrencyTest {
     /** The no-cloud driver whose steps wait, as on a slow cloud, until the test releases them. */
     static final class HeldCloud implements ProvisioningDriver {
 
-        private final ProvisioningDriver cloud = new NoCloudProvisioningDriver(Duration.ZERO);
+        private final NoCloudProvisioningDriver cloud;
+
+        HeldCloud(NoCloudProvisioningDriver cloud) {
+            this.cloud = cloud;
+        }
         private final CountDownLatch released = new CountDownLatch(1);
         private final AtomicInteger waiting = new AtomicInteger();
 
@@ -172,8 +176,8 @@ class SmallPoolConcurrencyTest {
 
         @Bean
         @Primary
-        HeldCloud heldCloud() {
-            return new HeldCloud();
+        HeldCloud heldCloud(NoCloudProvisioningDriver noCloud) {
+            return new HeldCloud(noCloud);
         }
     }
 }

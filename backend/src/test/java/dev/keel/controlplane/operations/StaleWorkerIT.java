@@ -42,7 +42,7 @@ class StaleWorkerIT {
         frozen.put("KEEL_PROVISIONING_AWS_TEST_FAULTS_PAUSE_FOR", "20s");
 
         String stale = "stale-" + Fixtures.unique("w");
-        try (BackendProcess first = BackendProcess.start(stale, frozen)) {
+        try (BackendProcess first = BackendProcess.start(stale, frozen).withPlayedAgents()) {
             ApiClient api = first.api(Fixtures.EDITOR);
             OnboardedAccount account = new OnboardedAccount(api);
             JsonNode created = api.post("/instances", account.instanceBody("S3", 1, 3, null)).json();
@@ -54,7 +54,8 @@ class StaleWorkerIT {
             signal("STOP", first);
 
             JsonNode finished;
-            try (BackendProcess successor = BackendProcess.start("successor-" + Fixtures.unique("w"), environment)) {
+            try (BackendProcess successor = BackendProcess.start("successor-" + Fixtures.unique("w"), environment)
+                    .withPlayedAgents()) {
                 finished = OnboardedAccount.finished(successor.api(Fixtures.EDITOR), operation.toString());
                 assertThat(finished.get("state").asString()).isEqualTo("SUCCEEDED");
                 assertThat(Database.steps(database, operation)).extracting(StepRun::worker)

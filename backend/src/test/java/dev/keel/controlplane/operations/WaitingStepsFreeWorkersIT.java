@@ -53,7 +53,8 @@ class WaitingStepsFreeWorkersIT {
             environment.put("KEEL_AWS_WAIT_SCALE", Double.toString(SCALE));
             environment.put("KEEL_WORKER_THREADS", "4");
             environment.put("KEEL_DRIFT_AUTO_REPAIR", "false");
-            try (BackendProcess backend = BackendProcess.start("free-workers-" + Fixtures.unique("w"), environment)) {
+            try (BackendProcess backend = BackendProcess.start("free-workers-" + Fixtures.unique("w"), environment)
+                    .withPlayedAgents()) {
                 ApiClient api = backend.api(Fixtures.EDITOR);
                 OnboardedAccount account = new OnboardedAccount(api);
                 JsonNode other = api.post("/instances", account.instanceBody("S3", 1, 3, null)).json();

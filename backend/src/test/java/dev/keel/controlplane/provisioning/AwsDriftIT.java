@@ -37,7 +37,8 @@ class AwsDriftIT {
         long brokers;
 
         environment.put("KEEL_DRIFT_AUTO_REPAIR", "false");
-        try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)) {
+        try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)
+                .withPlayedAgents()) {
             ApiClient api = backend.api(Fixtures.EDITOR);
             account = new OnboardedAccount(api);
             JsonNode created = api.post("/instances", account.instanceBody("S3", 1, 3, null)).json();
@@ -56,7 +57,8 @@ class AwsDriftIT {
         }
 
         environment.put("KEEL_DRIFT_AUTO_REPAIR", "true");
-        try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)) {
+        try (BackendProcess backend = BackendProcess.start("drift-" + Fixtures.unique("w"), environment)
+                .withPlayedAgents()) {
             ApiClient api = backend.api(Fixtures.EDITOR);
             String terminated = account.customer.terminateOneBroker(instance);
 

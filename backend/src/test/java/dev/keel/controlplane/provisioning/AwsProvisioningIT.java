@@ -25,7 +25,8 @@ class AwsProvisioningIT {
 
     @BeforeAll
     static void onboardedAccount() {
-        backend = BackendProcess.start("aws-" + Fixtures.unique("worker"), OnboardedAccount.awsEnvironment());
+        backend = BackendProcess.start("aws-" + Fixtures.unique("worker"), OnboardedAccount.awsEnvironment())
+                .withPlayedAgents();
         api = backend.api(Fixtures.EDITOR);
         account = new OnboardedAccount(api);
     }

@@ -32,7 +32,7 @@ class AwsResilienceIT {
     @Test
     void aWorkerKilledAtSeveralStepsOfACreateAndADeleteIsFinishedByTheNextWithoutDuplicatesOrOrphans() throws Exception {
         Map<String, String> environment = OnboardedAccount.awsEnvironment();
-        BackendProcess worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment);
+        BackendProcess worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment).withPlayedAgents();
         try {
             ApiClient api = worker.api(Fixtures.EDITOR);
             OnboardedAccount account = new OnboardedAccount(api);
@@ -69,7 +69,7 @@ class AwsResilienceIT {
         for (String step : steps) {
             awaitStepRunning(environment, operation, step);
             worker.kill();
-            worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment);
+            worker = BackendProcess.start("crash-" + Fixtures.unique("w"), environment).withPlayedAgents();
         }
         return worker;
     }
@@ -78,7 +78,8 @@ class AwsResilienceIT {
     void withThirtyPercentOfAwsCallsFailingTransientlyEveryOperationStillSucceeds() throws Exception {
         Map<String, String> environment = new HashMap<>(OnboardedAccount.awsEnvironment());
         environment.put("KEEL_PROVISIONING_AWS_TESTFAULTS_TRANSIENTSHARE", "0.3");
-        try (BackendProcess backend = BackendProcess.start("faults-" + Fixtures.unique("w"), environment)) {
+        try (BackendProcess backend = BackendProcess.start("faults-" + Fixtures.unique("w"), environment)
+                .withPlayedAgents()) {
             ApiClient api = backend.api(Fixtures.EDITOR);
             OnboardedAccount account = new OnboardedAccount(api);
             InstanceLifecycle.run(api, account, account.instanceBody("EBS", 1, 3, null), 6, null);
@@ -92,7 +93,8 @@ class AwsResilienceIT {
     void aDeniedActionFailsTheOperationNamingTheAction() throws Exception {
         Map<String, String> environment = new HashMap<>(OnboardedAccount.awsEnvironment());
         environment.put("KEEL_PROVISIONING_AWS_TESTFAULTS_DENIEDOPERATIONS", "RunInstances");
-        try (BackendProcess backend = BackendProcess.start("denied-" + Fixtures.unique("w"), environment)) {
+        try (BackendProcess backend = BackendProcess.start("denied-" + Fixtures.unique("w"), environment)
+                .withPlayedAgents()) {
             ApiClient api = backend.api(Fixtures.EDITOR);
             OnboardedAccount account = new OnboardedAccount(api);
             JsonNode created = api.post("/instances", account.instanceBody("S3", 1, 3, null)).json();

@@ -33,7 +33,8 @@ class NetworkCheckIT {
 
     @BeforeAll
     static void onboardedAccount() {
-        backend = BackendProcess.start("network-" + Fixtures.unique("worker"), OnboardedAccount.awsEnvironment());
+        backend = BackendProcess.start("network-" + Fixtures.unique("worker"), OnboardedAccount.awsEnvironment())
+                .withPlayedAgents();
         api = backend.api(Fixtures.EDITOR);
         account = new OnboardedAccount(api);
     }

@@ -59,7 +59,6 @@ class SilentAgentsIT {
                         .isEqualTo("SUCCEEDED");
                 String instance = created.get("instanceId").asString();
                 instances.add(instance);
-                agents.play(UUID.fromString(instance));
                 machines.put(instance, account.customer.brokerMachines(instance));
             }
             for (String instance : instances) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -12,6 +13,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.keel.controlplane.settings.ProductionSettings;
+import dev.keel.fixtures.NoCloudProvisioningDriver;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +45,9 @@ public abstract class ApiTest {
     /** Actuator's own port (health, metrics), apart from the API's. */
     @LocalManagementPort
     protected int managementPort;
+
+    @Autowired
+    protected NoCloudProvisioningDriver noCloud;
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
@@ -79,6 +84,16 @@ public abstract class ApiTest {
     }
 
     /** Creates an instance and waits for its operation to succeed; returns the instance. */
+    /**
+     * As {@link #createRunningInstance}; from then on the no-cloud machines' agents of the instance are silent and the
+     * test plays them alone.
+     */
+    protected JsonNode createInstancePlayedByTest(ApiClient api, Map<String, Object> body) {
+        JsonNode instance = createRunningInstance(api, body);
+        noCloud.agents().release(java.util.UUID.fromString(instance.get("id").asString()));
+        return instance;
+    }
+
     protected JsonNode createRunningInstance(ApiClient api, Map<String, Object> body) {
         ApiClient.Response created = api.post("/instances", body);
         assertThat(created.status()).as(created.toString()).isEqualTo(202);

@@ -30,12 +30,16 @@ public final class BackendProcess implements AutoCloseable {
     private final int port;
     private final int managementPort;
     private final Process process;
+    private final Map<String, String> environment;
+    private PlayedAgents agents;
 
-    private BackendProcess(String workerId, int port, int managementPort, Process process) {
+    private BackendProcess(String workerId, int port, int managementPort, Process process,
+                           Map<String, String> environment) {
         this.workerId = workerId;
         this.port = port;
         this.managementPort = managementPort;
         this.process = process;
+        this.environment = Map.copyOf(environment);
     }
 
     public static BackendProcess start(String workerId, Map<String, String> environment) {
@@ -54,7 +58,7 @@ public final class BackendProcess implements AutoCloseable {
             builder.environment().put("SERVER_PORT", String.valueOf(port));
             builder.environment().put("KEEL_MANAGEMENT_PORT", String.valueOf(managementPort));
             builder.environment().put("KEEL_WORKER_ID", workerId);
-            BackendProcess backend = new BackendProcess(workerId, port, managementPort, builder.start());
+            BackendProcess backend = new BackendProcess(workerId, port, managementPort, builder.start(), environment);
             backend.awaitReady(log.toFile(), readyWithin);
             return backend;
         } catch (IOException e) {
@@ -186,14 +190,31 @@ public final class BackendProcess implements AutoCloseable {
         return process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Plays the broker agents of every instance of its database ({@link PlayedAgents}), reporting to it with its ingest
+     * secret, for as long as it runs: for a backend whose machines run in LocalStack, where no broker runs.
+     */
+    public BackendProcess withPlayedAgents() {
+        agents = new PlayedAgents(this, environment.get("KEEL_DB_URL"), environment.get("KEEL_INGEST_SECRET"));
+        return this;
+    }
+
     /** {@code kill -9}: no shutdown hook, no graceful stop, nothing flushed. */
     public void kill() throws InterruptedException {
+        stopAgents();
         process.destroyForcibly();
         process.waitFor();
     }
 
+    private void stopAgents() {
+        if (agents != null) {
+            agents.close();
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
+        stopAgents();
         process.destroy();
         if (!process.waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(30), java.util.concurrent.TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor();

@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -64,6 +66,22 @@ public final class Database {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The stored inventory (JSON) of every instance of {@code databaseUrl} not deleted, by instance id. */
+    public static Map<UUID, String> inventories(String databaseUrl) {
+        Map<UUID, String> inventories = new LinkedHashMap<>();
+        try (Connection connection = connect(databaseUrl);
+             PreparedStatement query = connection.prepareStatement(
+                     "SELECT id, inventory FROM instances WHERE state <> 'DELETED' ORDER BY id");
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                inventories.put(rows.getObject(1, UUID.class), rows.getString(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return inventories;
     }
 
     /** Runs one statement with its parameters on the test database; returns the rows it changed. */

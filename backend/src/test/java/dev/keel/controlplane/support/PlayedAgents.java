@@ -1,32 +1,20 @@
 package dev.keel.controlplane.support;
 
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 
 import dev.keel.controlplane.identity.InstanceTokens;
-import dev.keel.controlplane.metrics.AgentReports;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import dev.keel.fixtures.PlayedBrokerAgents;
 
 /**
- * The broker agents of instances whose machines run in LocalStack, where no broker runs: every second, each broker
- * the instance's stored inventory lists reports healthy from its machine to the real ingest API, signed with the
- * instance's token under the secret the agents were given. The control plane's side of the protocol is what is under
- * test; the agent's own tests run it against real brokers.
+ * The broker agents of every instance of a database whose machines run in LocalStack, where no broker runs, played
+ * against the real ingest API ({@link PlayedBrokerAgents}): every second, the brokers each instance's stored inventory
+ * lists (with an address) are the machines whose agents report, signed with the instance's token under the secret the
+ * agents were given; an instance deleted, or without brokers, has none.
  */
 public final class PlayedAgents implements AutoCloseable {
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final String databaseUrl;
-    private final Set<UUID> instances = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger accepted = new AtomicInteger();
-    private final AtomicInteger refused = new AtomicInteger();
+    private final PlayedBrokerAgents agents;
     private volatile String controlPlane;
     private volatile String secret;
 
@@ -43,12 +31,9 @@ public final class PlayedAgents implements AutoCloseable {
         this.databaseUrl = databaseUrl;
         this.controlPlane = controlPlane;
         this.secret = secret;
-        timer.scheduleWithFixedDelay(this::reportAll, 0, 1, TimeUnit.SECONDS);
-    }
-
-    /** Starts playing the agents of {@code instanceId}'s brokers. */
-    public void play(UUID instanceId) {
-        instances.add(instanceId);
+        this.agents = new PlayedBrokerAgents(() -> this.controlPlane, Duration.ofSeconds(1));
+        agents.every(Duration.ofSeconds(1), () -> agents.follow(Database.inventories(databaseUrl),
+                new InstanceTokens(this.secret)::of));
     }
 
     /** From now on the agents report to {@code backend} (a restarted control plane). */
@@ -61,45 +46,8 @@ public final class PlayedAgents implements AutoCloseable {
         secret = value;
     }
 
-    /** Reports the control plane answered with 2xx, and with 401 or 403, so far. */
-    public int accepted() {
-        return accepted.get();
-    }
-
-    public int refused() {
-        return refused.get();
-    }
-
-    private void reportAll() {
-        for (UUID instanceId : instances) {
-            try {
-                report(instanceId);
-            } catch (RuntimeException e) {
-                // A backend restarting, or an instance being deleted: the next second tries again.
-            }
-        }
-    }
-
-    private void report(UUID instanceId) {
-        JsonNode inventory = JsonMapper.shared().readTree(Database.inventory(databaseUrl, instanceId));
-        AgentReports reports = new AgentReports(controlPlane, instanceId);
-        for (JsonNode broker : inventory.path("brokers")) {
-            String address = broker.path("address").asString("");
-            Map<String, Object> report = AgentReports.report(instanceId, broker.get("nodeId").asInt(),
-                    broker.get("machineId").asString(), address.substring(0, Math.max(0, address.lastIndexOf(':'))),
-                    true, Map.of());
-            int status = reports.send(broker.get("nodeId").asInt(), new InstanceTokens(secret).of(instanceId), report)
-                    .status();
-            if (status < 300) {
-                accepted.incrementAndGet();
-            } else if (status == 401 || status == 403) {
-                refused.incrementAndGet();
-            }
-        }
-    }
-
     @Override
     public void close() {
-        timer.shutdownNow();
+        agents.close();
     }
 }

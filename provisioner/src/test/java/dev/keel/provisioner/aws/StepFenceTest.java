@@ -68,8 +68,12 @@ class StepFenceTest {
             }
 
             @Override
-            public Duration longestInlinePause() {
+            public Duration inlinePauseLeft() {
                 return Duration.ZERO;
+            }
+
+            @Override
+            public void pausedInline(Duration pause) {
             }
         };
     }

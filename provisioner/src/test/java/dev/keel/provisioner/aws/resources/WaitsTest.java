@@ -79,6 +79,37 @@ class WaitsTest {
     }
 
     @Test
+    void aRunPausesItsThreadForItsWaitsOnlyAsLongAsItMayInAll() {
+        StepRun budgeted = new StepRun() {
+            private Duration left = Duration.ofMillis(250);
+
+            @Override
+            public void beforeCloudChange() {
+            }
+
+            @Override
+            public Instant waitingSince(String what) {
+                return null;
+            }
+
+            @Override
+            public Duration inlinePauseLeft() {
+                return left;
+            }
+
+            @Override
+            public void pausedInline(Duration pause) {
+                left = left.minus(pause);
+            }
+        };
+        Instant now = Instant.now();
+        budgeted.pause(Duration.ofMillis(100), "brokers", now, now);
+        budgeted.pause(Duration.ofMillis(100), "brokers", now, now);
+        assertThatThrownBy(() -> budgeted.pause(Duration.ofMillis(100), "brokers", now, now))
+                .as("each pause short, together longer than the run may").isInstanceOf(StepWaiting.class);
+    }
+
+    @Test
     void aWaitWithoutAnAnchorOfAwssCarriesOnFromWhenAnEarlierRunBeganIt() {
         Instant began = Instant.now().minus(FILE_SYSTEM.limit()).minusSeconds(1);
         assertThatThrownBy(() -> context(new LongAdder(), run(Duration.ofDays(1), began), SCALE)
@@ -98,7 +129,7 @@ class WaitsTest {
         return new StepContext(null, null, List.of(), ObservedState.NOTHING, types -> List.of(), settings, slept, run);
     }
 
-    /** A run that pauses in its thread at most {@code longest}, and whose earlier run began waiting for anything at {@code since}. */
+    /** A run that may pause in its thread {@code longest} in all, and whose earlier run began waiting for anything at {@code since}. */
     private static StepRun run(Duration longest, Instant since) {
         return new StepRun() {
             @Override
@@ -111,8 +142,12 @@ class WaitsTest {
             }
 
             @Override
-            public Duration longestInlinePause() {
+            public Duration inlinePauseLeft() {
                 return longest;
+            }
+
+            @Override
+            public void pausedInline(Duration pause) {
             }
         };
     }

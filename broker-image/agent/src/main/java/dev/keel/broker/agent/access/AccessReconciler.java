@@ -47,7 +47,7 @@ public final class AccessReconciler {
         Admin admin = admins.get();
         AccessReport report;
         try {
-            report = new AccessReport(
+            report = new AccessReport(desired.delivery(),
                     usersAndAcls ? ScramUsers.apply(admin, desired.users(), desired.removedUsers()) : List.of(),
                     usersAndAcls ? AclBindings.apply(admin, desired.acls(), desired.removedAcls()) : List.of(),
                     TopicChanges.apply(admin, desired.topicChanges()),

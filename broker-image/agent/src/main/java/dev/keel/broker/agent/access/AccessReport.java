@@ -7,6 +7,7 @@ import java.util.Map;
  * What one pass found and did, POSTed to {@code <ingestUrl>/v1/instances/<instanceId>/access} (answered 204). Its
  * JSON form is the ingest contract {@code contract/agent-access.schema.json} ({@code $defs/accessReport}).
  *
+ * @param delivery     the delivery of the desired access this pass pulled, as it was given: applied when every user is
  * @param users        one entry per pulled user and removed user
  * @param acls         one entry per pulled ACL and removed ACL
  * @param topicChanges one entry per change this pass finished (done, or failed for good); a change left out is
@@ -14,8 +15,8 @@ import java.util.Map;
  * @param topics       every topic but internal ones ({@code __…}); null when the pass could not list them (the
  *                     control plane keeps its last inventory)
  */
-public record AccessReport(List<UserState> users, List<AclState> acls, List<ChangeOutcome> topicChanges,
-                           List<Topic> topics) {
+public record AccessReport(long delivery, List<UserState> users, List<AclState> acls,
+                           List<ChangeOutcome> topicChanges, List<Topic> topics) {
 
     /**
      * @param present                  the user has a SCRAM-SHA-512 credential on the brokers after this pass

@@ -8,14 +8,15 @@ import java.util.Map;
  * form is the ingest contract {@code contract/agent-access.schema.json} ({@code $defs/desiredAccess}); change both
  * together.
  *
+ * @param delivery     the newest delivery of the instance's credentials: a report says which it applied
  * @param users        every SCRAM user that should exist
  * @param removedUsers users deleted through the API and not yet reported absent
  * @param acls         every ACL that should exist
  * @param removedAcls  ACLs deleted through the API and not yet reported absent
  * @param topicChanges topic changes not yet applied, oldest first
  */
-public record DesiredAccess(List<User> users, List<String> removedUsers, List<Acl> acls, List<Acl> removedAcls,
-                            List<TopicChange> topicChanges) {
+public record DesiredAccess(long delivery, List<User> users, List<String> removedUsers, List<Acl> acls,
+                            List<Acl> removedAcls, List<TopicChange> topicChanges) {
 
     public DesiredAccess {
         users = users == null ? List.of() : List.copyOf(users);

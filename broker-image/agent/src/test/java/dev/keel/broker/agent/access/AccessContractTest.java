@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The agent's access records and the access contract say the same thing. */
 class AccessContractTest {
     static final String DESIRED = """
-            {"users": [{"name": "admin", "credentialVersion": 1, "password": "p4ssw0rd-p4ssw0rd-p4ssw0rd-abcd"},
+            {"delivery": 3, "users": [{"name": "admin", "credentialVersion": 1, "password": "p4ssw0rd-p4ssw0rd-p4ssw0rd-abcd"},
                        {"name": "alice", "credentialVersion": 3, "password": null}],
              "removedUsers": ["bob"],
              "acls": [{"id": "7c0b5b7e-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "principal": "User:alice", "host": "*",
@@ -35,6 +35,7 @@ class AccessContractTest {
     void theDesignsDesiredAccessFollowsTheContractAndTheAgentReadsAllOfIt() throws Exception {
         assertThat(AccessSchema.validate(AccessSchema.DESIRED, DESIRED)).isEmpty();
         DesiredAccess desired = AccessIngest.JSON.readValue(DESIRED, DesiredAccess.class);
+        assertThat(desired.delivery()).isEqualTo(3);
         assertThat(desired.users()).extracting(DesiredAccess.User::name).containsExactly("admin", "alice");
         assertThat(desired.users().get(1).password()).isNull();
         assertThat(desired.removedUsers()).containsExactly("bob");
@@ -49,7 +50,7 @@ class AccessContractTest {
     void aReportTheAgentWritesFollowsTheContract() throws Exception {
         Map<String, String> configs = new LinkedHashMap<>();
         configs.put("retention.ms", "604800000");
-        AccessReport report = new AccessReport(
+        AccessReport report = new AccessReport(3,
                 List.of(new AccessReport.UserState("admin", true, 1L, null),
                         new AccessReport.UserState("alice", false, null, null),
                         new AccessReport.UserState("bob", true, null, "ClusterAuthorizationException: denied")),
@@ -64,7 +65,7 @@ class AccessContractTest {
         assertThat(tree.at("/users/1/appliedCredentialVersion").isNull()).as("nulls are written, not left out").isTrue();
 
         String unknownInventory = AccessIngest.JSON.writeValueAsString(
-                new AccessReport(List.of(), List.of(), List.of(), null));
+                new AccessReport(0, List.of(), List.of(), List.of(), null));
         assertThat(AccessSchema.validate(AccessSchema.REPORT, unknownInventory)).isEmpty();
     }
 
@@ -78,6 +79,9 @@ class AccessContractTest {
                 .as("no SCRAM user can be the brokers' certificate principal").isNotEmpty();
         assertThat(AccessSchema.validate(AccessSchema.REPORT, "{\"users\": [], \"acls\": [], \"topicChanges\": []}"))
                 .isNotEmpty();
+        assertThat(AccessSchema.validate(AccessSchema.REPORT,
+                "{\"users\": [], \"acls\": [], \"topicChanges\": [], \"topics\": null}"))
+                .as("a report names the delivery it applied").isNotEmpty();
     }
 
     @Test

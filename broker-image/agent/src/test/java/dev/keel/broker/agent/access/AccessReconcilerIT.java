@@ -78,6 +78,7 @@ class AccessReconcilerIT {
 
         AccessReport report = reconciler.pass();
 
+        assertThat(report.delivery()).as("the delivery it pulled, as given").isEqualTo(1);
         assertThat(report.users()).containsExactly(new AccessReport.UserState("alice", true, 1L, null));
         assertThat(report.acls()).containsExactly(new AccessReport.AclState("a1", true, true, null),
                 new AccessReport.AclState("a2", true, true, null));
@@ -275,7 +276,7 @@ class AccessReconcilerIT {
 
     static DesiredAccess access(List<DesiredAccess.User> users, List<String> removedUsers, List<DesiredAccess.Acl> acls,
                                 List<DesiredAccess.Acl> removedAcls, List<DesiredAccess.TopicChange> changes) {
-        return new DesiredAccess(users, removedUsers, acls, removedAcls, changes);
+        return new DesiredAccess(1, users, removedUsers, acls, removedAcls, changes);
     }
 
     static DesiredAccess.User user(String name, long version, String password) {
