@@ -1,6 +1,5 @@
 package dev.keel.controlplane.instances;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,17 +33,15 @@ class InstanceWorkflow implements OperationWorkflow {
     private final AgentBrokerDrain drain;
     private final JsonMapper json;
     private final CapacityLedger capacity;
-    private final Clock clock;
 
     InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
-                     AgentBrokerDrain drain, JsonMapper json, CapacityLedger capacity, Clock clock) {
+                     AgentBrokerDrain drain, JsonMapper json, CapacityLedger capacity) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
         this.drain = drain;
         this.json = json;
         this.capacity = capacity;
-        this.clock = clock;
     }
 
     /** The steps of a change: the driver's, with the drain just before the surplus brokers are retired. */
@@ -68,6 +65,13 @@ class InstanceWorkflow implements OperationWorkflow {
             return StepResult.NOTHING;
         }
         Inventory inventory = driver.apply(step, target);
+        if (step.equals(ProvisioningDriver.TERMINATE_BROKERS)) {
+            // Usage ends with the brokers, even if a later step of the delete fails.
+            return () -> {
+                repository.updateInventory(instance.id(), inventory);
+                capacity.stopped(instance.id());
+            };
+        }
         return () -> repository.updateInventory(instance.id(), inventory);
     }
 
@@ -85,13 +89,13 @@ class InstanceWorkflow implements OperationWorkflow {
             case CREATE, UPDATE, REPAIR -> {
                 repository.updateState(instance.id(), InstanceState.RUNNING);
                 repository.updateDrift(instance.id(), null);
-                capacity.running(instance.id(), instance.organizationId(), instance.spec().aku(), clock.instant());
+                capacity.running(instance.id(), instance.organizationId(), instance.spec().aku());
                 setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
                 clearDrifted(repository.find(instance.id()).orElseThrow(), operation);
             }
             case DELETE -> {
                 repository.updateState(instance.id(), InstanceState.DELETED);
-                capacity.stopped(instance.id(), clock.instant());
+                capacity.stopped(instance.id());
                 setReady(instance, "False", "Deleted", "The instance and its cloud resources are deleted.");
             }
         }
