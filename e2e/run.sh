@@ -123,10 +123,11 @@ main() {
   backend_port=$(free_port)
   log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
   # The registration URL sends buyers on to this run's console; metering and agreement events run every few
-  # seconds, so the Marketplace test sees an ended hour metered and a subscription turn ACTIVE without waiting minutes.
+  # seconds, and an hour is metered seconds after its end, so the Marketplace test sees an ended hour metered and a
+  # subscription turn ACTIVE without waiting minutes.
   SPRING_PROFILES_ACTIVE=local SERVER_PORT=$backend_port KEEL_MANAGEMENT_PORT=0 KEEL_PROVISIONING_DRIVER=aws \
     KEEL_AWS_WAIT_SCALE=0.02 KEEL_CONSOLE_URL=http://localhost:$CONSOLE_PORT KEEL_METERING_INTERVAL=2s \
-    KEEL_MARKETPLACE_QUEUE_POLL_INTERVAL=1s spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
+    KEEL_METERING_MARGIN=5s KEEL_MARKETPLACE_QUEUE_POLL_INTERVAL=1s spawn backend "$JAVA_HOME/bin/java" -jar "$BACKEND_JAR"
   log "starting the local runner (plays EC2 with stand-in brokers)"
   spawn local-runner "$REPO_ROOT/broker-image/local-runner/run.sh" "$KEEL_AWS_ENDPOINT" "$RUN_DIR/local-runner"
   log "serving the console on :$CONSOLE_PORT"

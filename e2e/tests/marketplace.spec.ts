@@ -148,9 +148,9 @@ test('an ended hour goes to AWS once, and the Billing page’s ledger shows the 
     expect(mine, 'AWS received the hour once').toHaveLength(1);
     received = mine[0];
   }).toPass({ timeout: 60_000 });
-  expect(received!.dimension).toBe('aku_hours');
-  // At least this instance's 3 AKU all hour; acme's other instances of this run add theirs.
-  expect(received!.quantity).toBeGreaterThanOrEqual(3);
+  expect(received!.dimension).toBe('aku_minutes');
+  // At least this instance's 3 AKU all hour (180 AKU-minutes); acme's other instances of this run add theirs.
+  expect(received!.quantity).toBeGreaterThanOrEqual(180);
 
   const billing = new BillingPage(page);
   await billing.open();
@@ -160,7 +160,7 @@ test('an ended hour goes to AWS once, and the Billing page’s ledger shows the 
   await expect(row).toHaveCount(1);
   const cells = await row.locator('td, th').allInnerTexts();
   expect(cells.map((c) => c.trim())).toEqual(
-    expect.arrayContaining(['aku_hours', String(received!.quantity), 'Accepted', received!.meteringRecordId]),
+    expect.arrayContaining(['aku_minutes', String(received!.quantity), 'Accepted', received!.meteringRecordId]),
   );
 });
 

@@ -240,9 +240,9 @@ describe('billing', () => {
       customerAwsAccountId: contract.customerAwsAccountId,
       licenseArn: contract.licenseArn,
       customerIdentifier: null,
-      dimension: 'aku_hours',
+      dimension: 'aku_minutes',
       hour,
-      quantity: 6,
+      quantity: 360,
       state: 'ACCEPTED',
       meteringRecordId: `mr-${hour}`,
       attempts: 1,
@@ -259,7 +259,7 @@ describe('billing', () => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         return cursor === null
           ? json({ items: [record('2026-11-24T11:00:00Z', { state: 'PENDING', meteringRecordId: null, attempts: 2, lastError: 'ThrottlingException: Rate exceeded' })], nextCursor: 'page-2' })
-          : json({ items: [record('2026-11-24T10:00:00Z', { quantity: 5 })], nextCursor: null });
+          : json({ items: [record('2026-11-24T10:00:00Z', { quantity: 300 })], nextCursor: null });
       });
       renderWithProviders(<BillingPage />, { api });
       await waitFor(() => expect(screen.getByTestId('ledger-state-2026-11-24T10:00:00Z').textContent).toBe('Accepted'));
@@ -270,9 +270,19 @@ describe('billing', () => {
       ]);
       const rows = wrapper().findTable('[data-testid="ledger-table"]')!.findRows();
       expect(rows.map((r) => r.getElement().textContent)).toEqual([
-        expect.stringMatching(/24 Nov 2026, 11:00.*aku_hours6Waiting to be sent—2ThrottlingException: Rate exceeded/),
-        expect.stringMatching(/24 Nov 2026, 10:00.*aku_hours5Acceptedmr-2026-11-24T10:00:00Z1—/),
+        expect.stringMatching(/24 Nov 2026, 11:00.*aku_minutes360Waiting to be sent—2ThrottlingException: Rate exceeded/),
+        expect.stringMatching(/24 Nov 2026, 10:00.*aku_minutes300Acceptedmr-2026-11-24T10:00:00Z1—/),
       ]);
+    });
+
+    it('says which hours AWS may have billed and which it bills no more', async () => {
+      const records = [
+        record('2026-11-24T11:00:00Z', { state: 'NOT_SUBSCRIBED', meteringRecordId: null, lastError: 'AWS says the buyer is not subscribed to the product' }),
+        record('2026-11-24T10:00:00Z', { state: 'UNKNOWN', meteringRecordId: null, lastError: 'The hour went past AWS Marketplace’s 6-hour window while it was being sent' }),
+      ];
+      renderWithProviders(<BillingPage />, { api: onMarketplaceApi({ items: records, nextCursor: null }) });
+      await waitFor(() => expect(screen.getByTestId('ledger-state-2026-11-24T10:00:00Z').textContent).toBe('Unknown: see the AWS bill'));
+      expect(screen.getByTestId('ledger-state-2026-11-24T11:00:00Z').textContent).toBe('Not billed: subscription ended');
     });
 
     it('says when no hour has been metered, and when the ledger cannot be loaded', async () => {

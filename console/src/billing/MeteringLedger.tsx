@@ -16,6 +16,8 @@ const STATUS: Record<MeteringRecord['state'], StatusIndicatorProps.Type> = {
   ACCEPTED: 'success',
   DUPLICATE: 'warning',
   FAILED: 'error',
+  UNKNOWN: 'warning',
+  NOT_SUBSCRIBED: 'stopped',
 };
 
 /** In UTC, as AWS's usage reports state the hour, so a record is found on the bill by its hour. */

@@ -646,7 +646,7 @@ export const strings = {
     ledger: {
       title: 'Metering records',
       description:
-        'What Keel sent to AWS Marketplace for each hour (UTC) of this month, and AWS’s answer: the usage on your AWS bill, record by record. An hour is written once it has ended.',
+        'What Keel sent to AWS Marketplace for each hour (UTC) of this month, and AWS’s answer: the usage on your AWS bill, record by record, in AKU-minutes. An hour is written once it has ended.',
       loadFailed: 'The metering records could not be loaded',
       empty: 'No metering records',
       emptyBody: 'No hour of this month has been metered to the subscription yet.',
@@ -659,7 +659,15 @@ export const strings = {
         attempts: 'Attempts',
         lastError: 'Last error',
       },
-      states: { PENDING: 'Waiting to be sent', SENT: 'Sent', ACCEPTED: 'Accepted', DUPLICATE: 'Duplicate', FAILED: 'Failed' },
+      states: {
+        PENDING: 'Waiting to be sent',
+        SENT: 'Sent',
+        ACCEPTED: 'Accepted',
+        DUPLICATE: 'Duplicate',
+        FAILED: 'Failed',
+        UNKNOWN: 'Unknown: see the AWS bill',
+        NOT_SUBSCRIBED: 'Not billed: subscription ended',
+      },
     },
     charges: {
       title: 'Estimated charges',

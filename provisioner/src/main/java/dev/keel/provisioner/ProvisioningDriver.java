@@ -15,6 +15,12 @@ public interface ProvisioningDriver {
      */
     String RETIRE_SURPLUS_BROKERS = "retire-surplus-brokers";
 
+    /**
+     * The name drivers give the step of a delete that terminates every broker: once it is done the instance serves
+     * nothing, whatever becomes of the rest of the delete.
+     */
+    String TERMINATE_BROKERS = "terminate-brokers";
+
     List<String> steps(ChangeKind kind, ProvisioningTarget target);
 
     /**

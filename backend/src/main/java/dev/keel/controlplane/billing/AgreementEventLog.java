@@ -1,6 +1,7 @@
 package dev.keel.controlplane.billing;
 
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -10,8 +11,9 @@ import org.springframework.stereotype.Repository;
 import dev.keel.marketplace.agreements.AgreementEvent;
 
 /**
- * The agreement events read from the queue, each once ({@code marketplace_agreement_events}), and the messages that
- * were none ({@code marketplace_unknown_messages}).
+ * The agreement events read from the queue, each once ({@code marketplace_agreement_events}), the messages that
+ * were none ({@code marketplace_unknown_messages}), and how far the queue has been read and applied
+ * ({@code marketplace_agreement_queue}).
  */
 @Repository
 class AgreementEventLog {
@@ -85,5 +87,19 @@ class AgreementEventLog {
                         WHERE event_id = ? AND applied_at IS NULL
                         """)
                 .params(subscriptionId, changed ? "APPLIED" : "IGNORED", eventId).update() == 1;
+    }
+
+    /**
+     * The queue was read to its end from {@code readFrom} (database time) on, and every event read that a linked
+     * subscription is waiting for is applied. Never moves back.
+     */
+    void drained(Instant readFrom) {
+        jdbc.sql("UPDATE marketplace_agreement_queue SET drained_at = GREATEST(drained_at, ?)")
+                .param(Timestamp.from(readFrom)).update();
+    }
+
+    /** When the queue was last read to its end with every event applied: what happened before that is known. */
+    Instant drainedAt() {
+        return jdbc.sql("SELECT drained_at FROM marketplace_agreement_queue").query(Timestamp.class).single().toInstant();
     }
 }

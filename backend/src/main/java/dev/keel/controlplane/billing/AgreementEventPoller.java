@@ -1,6 +1,7 @@
 package dev.keel.controlplane.billing;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -19,8 +20,9 @@ import dev.keel.marketplace.agreements.ReadMessage;
 /**
  * Reads the agreement-event queue a few seconds apart: a db-scheduler recurring task, so one worker of all backend
  * processes reads at a time. Each batch is recorded, then deleted from the queue, then applied; a crash between any
- * two steps reads the batch again, and the events' ids make that harmless. Off without a queue
- * ({@code keel.marketplace.queue-url} empty).
+ * two steps reads the batch again, and the events' ids make that harmless. A run that reads the queue to its end and
+ * applies everything says so ({@link AgreementEventLog#drained}): metering writes an hour only once that happened
+ * after the hour. Off without a queue ({@code keel.marketplace.queue-url} empty).
  */
 @Configuration
 @ConditionalOnExpression("!'${keel.marketplace.queue-url:}'.isBlank()")
@@ -37,18 +39,24 @@ class AgreementEventPoller {
 
     @Bean
     RecurringTask<Void> readAgreementEvents(AgreementQueue queue, SubscriptionAgreements agreements,
+                                            AgreementEventLog events, DatabaseTime database,
                                             @Value("${keel.marketplace.queue-poll-interval:5s}") Duration interval) {
         return Tasks.recurring("read-agreement-events", FixedDelay.of(interval))
                 .execute((instance, context) -> {
-                    for (int batch = 0; batch < BATCHES_PER_RUN; batch++) {
+                    Instant readToEndFrom = null;
+                    for (int batch = 0; batch < BATCHES_PER_RUN && readToEndFrom == null; batch++) {
+                        Instant readFrom = database.now();
                         List<ReadMessage> read = queue.receive();
                         if (read.isEmpty()) {
-                            break;
+                            readToEndFrom = readFrom;
+                        } else {
+                            agreements.record(read);
+                            queue.acknowledge(read);
                         }
-                        agreements.record(read);
-                        queue.acknowledge(read);
                     }
-                    agreements.applyWaiting();
+                    if (agreements.applyWaiting() && readToEndFrom != null) {
+                        events.drained(readToEndFrom);
+                    }
                 });
     }
 }

@@ -1,6 +1,5 @@
 package dev.keel.controlplane.billing;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -17,17 +16,17 @@ class BillingController {
     private static final Duration MAX_RANGE = Duration.ofDays(366);
 
     private final CapacityLedger ledger;
-    private final Clock clock;
+    private final DatabaseTime database;
 
-    BillingController(CapacityLedger ledger, Clock clock) {
+    BillingController(CapacityLedger ledger, DatabaseTime database) {
         this.ledger = ledger;
-        this.clock = clock;
+        this.database = database;
     }
 
-    /** Default window: the current calendar month (UTC) up to now. */
+    /** Default window: the current calendar month (UTC) up to now, by the database's clock as metering counts. */
     @GetMapping("/api/v1/billing/usage")
     Usage usage(Caller caller, @RequestParam(required = false) Instant from, @RequestParam(required = false) Instant to) {
-        Instant now = clock.instant();
+        Instant now = database.now();
         Instant end = to == null ? now : to;
         Instant start = from == null ? BillingMonth.of(end).from() : from;
         if (!start.isBefore(end)) {

@@ -10,7 +10,9 @@ import org.springframework.stereotype.Repository;
 
 /**
  * When each instance ran with how many AKU. Written in the transaction that records an operation's success, so
- * usage follows what was provisioned, not what was asked for: a scale counts from when it is done.
+ * usage follows what was provisioned, not what was asked for: a scale counts from when it is done. Periods start and
+ * end at the database's time ({@code now()}, the transaction's), the clock metering decides hours by, whichever
+ * backend process records them.
  */
 @Repository
 public class CapacityLedger {
@@ -21,23 +23,23 @@ public class CapacityLedger {
         this.jdbc = jdbc;
     }
 
-    /** The instance runs with {@code aku} from {@code at}: a change of capacity closes the open period. */
-    public void running(UUID instanceId, UUID organizationId, int aku, Instant at) {
+    /** The instance runs with {@code aku} from now: a change of capacity closes the open period. */
+    public void running(UUID instanceId, UUID organizationId, int aku) {
         Integer open = jdbc.sql("SELECT aku FROM capacity_periods WHERE instance_id = ? AND ended_at IS NULL FOR UPDATE")
                 .param(instanceId).query(Integer.class).optional().orElse(null);
         if (open != null && open == aku) {
             return;
         }
-        stopped(instanceId, at);
-        jdbc.sql("INSERT INTO capacity_periods (instance_id, organization_id, aku, started_at) VALUES (?, ?, ?, ?)")
-                .params(instanceId, organizationId, aku, Timestamp.from(at))
+        stopped(instanceId);
+        jdbc.sql("INSERT INTO capacity_periods (instance_id, organization_id, aku, started_at) VALUES (?, ?, ?, now())")
+                .params(instanceId, organizationId, aku)
                 .update();
     }
 
-    /** The instance no longer runs from {@code at}. */
-    public void stopped(UUID instanceId, Instant at) {
-        jdbc.sql("UPDATE capacity_periods SET ended_at = ? WHERE instance_id = ? AND ended_at IS NULL")
-                .params(Timestamp.from(at), instanceId)
+    /** The instance no longer runs from now (its brokers are gone); nothing changes if it was not running. */
+    public void stopped(UUID instanceId) {
+        jdbc.sql("UPDATE capacity_periods SET ended_at = now() WHERE instance_id = ? AND ended_at IS NULL")
+                .param(instanceId)
                 .update();
     }
 

@@ -5,8 +5,10 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.RowMapper;
@@ -18,7 +20,7 @@ import dev.keel.controlplane.shared.Page;
 
 /**
  * The metering ledger ({@code metering_records}): every hour's usage is written here before it is sent, once per
- * subscription, dimension and hour, and a record is claimed by one worker at a time before AWS is called.
+ * buyer, dimension and hour (AWS's key), and a record is claimed by one worker at a time before AWS is called.
  */
 @Repository
 class MeteringLedger {
@@ -33,70 +35,131 @@ class MeteringLedger {
 
     /**
      * A subscription AWS bills usage to: from when it was linked ({@code since}) until it ended ({@code endedAt},
-     * null while it runs). {@code lastHour}: the latest hour already in the ledger, null when none is.
+     * null while it runs).
      */
-    record Billable(UUID id, UUID organizationId, String customerAwsAccountId, String licenseArn,
-                    String customerIdentifier, Instant since, Instant endedAt, Instant lastHour) {
-    }
+    record Subscription(UUID id, UUID organizationId, String customerAwsAccountId, String licenseArn,
+                        String customerIdentifier, Instant since, Instant endedAt) {
 
-    /** Subscriptions that run now, and those that ended after {@code endedAfter} (their last hours still count). */
-    List<Billable> billable(String dimension, Instant endedAfter) {
-        return jdbc.sql("""
-                        SELECT s.id, s.organization_id, s.customer_aws_account_id, s.license_arn, s.customer_identifier,
-                               s.created_at, s.ended_at,
-                               (SELECT max(m.hour) FROM metering_records m
-                                WHERE m.subscription_id = s.id AND m.dimension = ?) AS last_hour
-                        FROM marketplace_subscriptions s
-                        WHERE s.state IN ('ACTIVE', 'AMENDED', 'CANCELLING') OR (s.state = 'ENDED' AND s.ended_at > ?)
-                        """)
-                .params(dimension, Timestamp.from(endedAfter))
-                .query((rs, n) -> new Billable(rs.getObject("id", UUID.class),
-                        rs.getObject("organization_id", UUID.class), rs.getString("customer_aws_account_id"),
-                        rs.getString("license_arn"), rs.getString("customer_identifier"),
-                        instant(rs, "created_at"), instant(rs, "ended_at"), instant(rs, "last_hour")))
-                .list();
+        boolean billableIn(Instant hour) {
+            return since.isBefore(hour.plus(HourlyUsage.HOUR)) && (endedAt == null || endedAt.isAfter(hour));
+        }
     }
 
     /**
-     * Writes each hour's quantity unless the hour is already in the ledger (then what is there stays: an hour's
-     * record never changes once written). Hours AWS no longer accepts (at or before {@code sendableAfter}) are
-     * written FAILED with {@code expiredReason}; returns those.
+     * A buyer (an AWS account) and its billable subscriptions, oldest first. {@code lastHour}: the buyer's latest
+     * hour in the ledger, null when none is; {@code carry}: the AKU-milliseconds that record carries on.
      */
-    List<Instant> write(Billable subscription, String dimension, Map<Instant, Integer> quantities, Instant sendableAfter,
-               String expiredReason, Instant now) {
-        List<Instant> expiredHours = new ArrayList<>();
-        quantities.forEach((hour, quantity) -> {
-            boolean expired = !hour.isAfter(sendableAfter);
+    record Buyer(String customerAwsAccountId, List<Subscription> subscriptions, Instant lastHour, int carry) {
+
+        Instant since() {
+            return subscriptions.getFirst().since();
+        }
+
+        /** When the last of its subscriptions ended; null while one runs. */
+        Instant endedAt() {
+            Instant last = null;
+            for (Subscription s : subscriptions) {
+                if (s.endedAt() == null) {
+                    return null;
+                }
+                last = last == null || s.endedAt().isAfter(last) ? s.endedAt() : last;
+            }
+            return last;
+        }
+
+        /** The subscription an hour is billed to: the latest billable in it (a buyer who re-subscribed); or null. */
+        Subscription billedIn(Instant hour) {
+            return subscriptions.reversed().stream().filter(s -> s.billableIn(hour)).findFirst().orElse(null);
+        }
+
+        /** The billable times of the buyer's subscriptions of {@code organizationId}. */
+        List<HourlyUsage.Window> windows(UUID organizationId) {
+            return subscriptions.stream().filter(s -> s.organizationId().equals(organizationId))
+                    .map(s -> new HourlyUsage.Window(s.since(), s.endedAt())).toList();
+        }
+    }
+
+    /** One hour of a buyer as the ledger holds it: whole AKU-minutes, and the AKU-milliseconds carried on. */
+    record Hour(Instant hour, Subscription billedTo, int quantity, int carry) {
+    }
+
+    /**
+     * The buyers with subscriptions that run now or ended after {@code endedAfter} (their last hours still count),
+     * with those subscriptions only.
+     */
+    List<Buyer> buyers(Instant endedAfter) {
+        record Row(Subscription subscription, Instant lastHour, int carry) {
+        }
+        List<Row> rows = jdbc.sql("""
+                        SELECT s.id, s.organization_id, s.customer_aws_account_id, s.license_arn, s.customer_identifier,
+                               s.created_at, s.ended_at, last.hour AS last_hour, last.carry_aku_ms AS carry
+                        FROM marketplace_subscriptions s
+                        LEFT JOIN LATERAL (SELECT m.hour, m.carry_aku_ms FROM metering_records m
+                                           WHERE m.customer_aws_account_id = s.customer_aws_account_id
+                                           ORDER BY m.hour DESC LIMIT 1) last ON true
+                        WHERE s.state IN ('ACTIVE', 'AMENDED', 'CANCELLING') OR (s.state = 'ENDED' AND s.ended_at > ?)
+                        ORDER BY s.customer_aws_account_id, s.created_at, s.id
+                        """)
+                .param(Timestamp.from(endedAfter))
+                .query((rs, n) -> new Row(new Subscription(rs.getObject("id", UUID.class),
+                        rs.getObject("organization_id", UUID.class), rs.getString("customer_aws_account_id"),
+                        rs.getString("license_arn"), rs.getString("customer_identifier"), instant(rs, "created_at"),
+                        instant(rs, "ended_at")), instant(rs, "last_hour"), rs.getInt("carry")))
+                .list();
+        Map<String, Buyer> buyers = new LinkedHashMap<>();
+        for (Row row : rows) {
+            buyers.computeIfAbsent(row.subscription().customerAwsAccountId(),
+                    account -> new Buyer(account, new ArrayList<>(), row.lastHour(), row.carry()))
+                    .subscriptions().add(row.subscription());
+        }
+        return List.copyOf(buyers.values());
+    }
+
+    /**
+     * Writes each hour unless the buyer's hour is already in the ledger (then what is there stays: an hour's record
+     * never changes once written). Hours AWS no longer accepts (at or before {@code sendableAfter}) are written
+     * FAILED with {@code expiredReason}; returns those.
+     */
+    List<Hour> write(String dimension, List<Hour> hours, Instant sendableAfter, String expiredReason, Instant now) {
+        List<Hour> expiredHours = new ArrayList<>();
+        for (Hour hour : hours) {
+            boolean expired = !hour.hour().isAfter(sendableAfter);
+            Subscription to = hour.billedTo();
             int written = jdbc.sql("""
                             INSERT INTO metering_records (id, organization_id, subscription_id, customer_aws_account_id,
                                                           license_arn, customer_identifier, dimension, hour, quantity,
-                                                          state, last_error, due_at, created_at, updated_at)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (subscription_id, dimension, hour) DO NOTHING
+                                                          carry_aku_ms, state, last_error, due_at, created_at,
+                                                          updated_at)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT DO NOTHING
                             """)
-                    .params(UUID.randomUUID(), subscription.organizationId(), subscription.id(),
-                            subscription.customerAwsAccountId(), subscription.licenseArn(),
-                            subscription.customerIdentifier(), dimension, Timestamp.from(hour), quantity,
-                            expired ? "FAILED" : "PENDING", expired ? expiredReason : null, Timestamp.from(now),
-                            Timestamp.from(now), Timestamp.from(now))
+                    .params(UUID.randomUUID(), to.organizationId(), to.id(), to.customerAwsAccountId(),
+                            to.licenseArn(), to.customerIdentifier(), dimension, Timestamp.from(hour.hour()),
+                            hour.quantity(), hour.carry(), expired ? "FAILED" : "PENDING",
+                            expired ? expiredReason : null, Timestamp.from(now), Timestamp.from(now),
+                            Timestamp.from(now))
                     .update();
             if (expired && written == 1) {
                 expiredHours.add(hour);
             }
-        });
+        }
         return expiredHours;
     }
 
     /**
-     * Marks FAILED, with {@code reason}, the records still open whose hour AWS no longer accepts; returns them.
+     * Closes the records still open whose hour AWS no longer accepts, and returns them: PENDING ones FAILED with
+     * {@code expiredReason} (never sent, or AWS did not take them), SENT ones UNKNOWN with {@code unknownReason}
+     * (a worker was sending them: AWS may have them).
      */
-    List<MeteringRecord> expire(Instant sendableAfter, String reason, Instant now) {
+    List<MeteringRecord> expire(Instant sendableAfter, String expiredReason, String unknownReason, Instant now) {
         return jdbc.sql("""
-                        UPDATE metering_records SET state = 'FAILED', last_error = ?, updated_at = ?
+                        UPDATE metering_records
+                        SET state = CASE state WHEN 'SENT' THEN 'UNKNOWN' ELSE 'FAILED' END,
+                            last_error = CASE state WHEN 'SENT' THEN ? ELSE ? END, updated_at = ?
                         WHERE state IN ('PENDING', 'SENT') AND hour <= ?
                         RETURNING *
                         """)
-                .params(reason, Timestamp.from(now), Timestamp.from(sendableAfter))
+                .params(unknownReason, expiredReason, Timestamp.from(now), Timestamp.from(sendableAfter))
                 .query(ROWS)
                 .list();
     }
@@ -135,6 +198,49 @@ class MeteringLedger {
                 .params(state.name(), meteringRecordId, error, Timestamp.from(dueAt), Timestamp.from(now),
                         claimed.id(), claimed.attempts())
                 .update() == 1;
+    }
+
+    /**
+     * AWS says the buyer is not subscribed: final (NOT_SUBSCRIBED) when the record's subscription has ended, else
+     * PENDING again from {@code retryAt} (AWS may not know of the agreement yet). Returns the state recorded, empty
+     * when the claim lapsed and another worker claimed the record since.
+     */
+    Optional<MeteringRecord.State> notSubscribed(MeteringRecord claimed, String error, Instant retryAt, Instant now) {
+        return jdbc.sql("""
+                        UPDATE metering_records m
+                        SET state = CASE WHEN s.state = 'ENDED' THEN 'NOT_SUBSCRIBED' ELSE 'PENDING' END,
+                            last_error = ?, updated_at = ?,
+                            due_at = CASE WHEN s.state = 'ENDED' THEN CAST(? AS timestamptz)
+                                          ELSE CAST(? AS timestamptz) END
+                        FROM marketplace_subscriptions s
+                        WHERE s.id = m.subscription_id AND m.id = ? AND m.state = 'SENT' AND m.attempts = ?
+                        RETURNING m.state
+                        """)
+                .params(error, Timestamp.from(now), Timestamp.from(now), Timestamp.from(retryAt), claimed.id(),
+                        claimed.attempts())
+                .query(String.class).optional().map(MeteringRecord.State::valueOf);
+    }
+
+    /** Puts a claimed record that was never sent back as it was, due now; false when the claim lapsed meanwhile. */
+    boolean release(MeteringRecord claimed, Instant now) {
+        return jdbc.sql("""
+                        UPDATE metering_records SET state = 'PENDING', attempts = attempts - 1, due_at = ?, updated_at = ?
+                        WHERE id = ? AND state = 'SENT' AND attempts = ?
+                        """)
+                .params(Timestamp.from(now), Timestamp.from(now), claimed.id(), claimed.attempts())
+                .update() == 1;
+    }
+
+    /**
+     * Seconds from the oldest unsent (PENDING or SENT) record's timestamp, the start of its hour, to now (database
+     * time); 0 when every record is settled. AWS takes a record for less than 6 hours after its timestamp.
+     */
+    double oldestUnsentAge() {
+        return jdbc.sql("""
+                        SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(hour)), 0) FROM metering_records
+                        WHERE state IN ('PENDING', 'SENT')
+                        """)
+                .query(Double.class).single();
     }
 
     /** The organization's records for hours in {@code [from, to)} (either null: unbounded), newest hour first. */

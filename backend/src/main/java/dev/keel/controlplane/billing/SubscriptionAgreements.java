@@ -77,24 +77,35 @@ class SubscriptionAgreements {
         });
     }
 
-    /** Applies the recorded events whose subscription is linked, then reads the entitlements never read. */
-    void applyWaiting() {
-        applyWaitingEvents(null);
+    /**
+     * Applies the recorded events whose subscription is linked, then reads the entitlements never read. True when
+     * no such event is left to apply.
+     */
+    boolean applyWaiting() {
+        boolean applied = applyWaitingEvents(null);
         for (UUID unread : subscriptions.entitlementUnread(listing.productCode(), BATCH)) {
             readEntitlement(unread, null);
         }
+        return applied;
     }
 
-    /** Applies the recorded events whose subscription is linked; only {@code subscriptionId}'s when not null. */
-    private void applyWaitingEvents(UUID subscriptionId) {
-        for (AgreementEventLog.Waiting waiting : events.waiting(listing.productCode(), subscriptionId, BATCH)) {
+    /**
+     * Applies the recorded events whose subscription is linked; only {@code subscriptionId}'s when not null. True
+     * when every one was applied (none failed, and none was left for the next pass).
+     */
+    private boolean applyWaitingEvents(UUID subscriptionId) {
+        List<AgreementEventLog.Waiting> batch = events.waiting(listing.productCode(), subscriptionId, BATCH);
+        boolean applied = batch.size() < BATCH;
+        for (AgreementEventLog.Waiting waiting : batch) {
             try {
                 apply(waiting.event(), waiting.subscriptionId());
             } catch (RuntimeException e) {
+                applied = false;
                 log.warn("Applying agreement event {} to subscription {} failed; the next pass tries again: {}",
                         waiting.event().id(), waiting.subscriptionId(), e.toString());
             }
         }
+        return applied;
     }
 
     /**

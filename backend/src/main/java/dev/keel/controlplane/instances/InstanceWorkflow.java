@@ -1,6 +1,6 @@
 package dev.keel.controlplane.instances;
 
-import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +37,9 @@ class InstanceWorkflow implements OperationWorkflow {
     private final ServingGate serving;
     private final JsonMapper json;
     private final CapacityLedger capacity;
-    private final Clock clock;
 
     InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
-                     AgentBrokerDrain drain, ServingGate serving, JsonMapper json, CapacityLedger capacity, Clock clock) {
+                     AgentBrokerDrain drain, ServingGate serving, JsonMapper json, CapacityLedger capacity) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
@@ -48,7 +47,6 @@ class InstanceWorkflow implements OperationWorkflow {
         this.serving = serving;
         this.json = json;
         this.capacity = capacity;
-        this.clock = clock;
     }
 
     /**
@@ -82,6 +80,13 @@ class InstanceWorkflow implements OperationWorkflow {
             return StepResult.NOTHING;
         }
         Inventory inventory = driver.apply(step, target, run);
+        if (step.equals(ProvisioningDriver.TERMINATE_BROKERS)) {
+            // Usage ends with the brokers, even if a later step of the delete fails.
+            return () -> {
+                repository.updateInventory(instance.id(), inventory);
+                capacity.stopped(instance.id());
+            };
+        }
         return () -> repository.updateInventory(instance.id(), inventory);
     }
 
@@ -99,19 +104,19 @@ class InstanceWorkflow implements OperationWorkflow {
             case CREATE, UPDATE, REPAIR -> {
                 repository.updateState(instance.id(), InstanceState.RUNNING);
                 repository.updateDrift(instance.id(), null);
-                capacity.running(instance.id(), instance.organizationId(), instance.spec().aku(), clock.instant());
+                capacity.running(instance.id(), instance.organizationId(), instance.spec().aku());
                 setReady(instance, "True", "Provisioned", "All resources match spec version " + instance.specVersion() + ".");
                 clearDrifted(repository.find(instance.id()).orElseThrow(), operation);
             }
             case DELETE -> {
                 repository.updateState(instance.id(), InstanceState.DELETED);
-                capacity.stopped(instance.id(), clock.instant());
+                capacity.stopped(instance.id());
                 // Only Ready says anything of a deleted instance: what its brokers last showed no longer holds.
                 Condition ready = instance.conditions().stream().filter(c -> c.type().equals(Condition.READY))
                         .findFirst().orElse(null);
                 repository.updateConditions(instance.id(), Condition.set(ready == null ? List.of() : List.of(ready),
                         Condition.READY, "False", "Deleted", "The instance and its cloud resources are deleted.",
-                        clock.instant()));
+                        Instant.now()));
             }
         }
     }

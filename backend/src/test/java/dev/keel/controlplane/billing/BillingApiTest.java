@@ -41,6 +41,26 @@ class BillingApiTest extends ApiTest {
     }
 
     @Test
+    void aDeleteThatFailsAfterTheBrokersAreTerminatedStillEndsTheUsage() {
+        ApiClient api = api(EDITOR);
+        Map<String, Object> body = instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3);
+        // The no-cloud driver fails the step after terminate-brokers for an instance named so.
+        body.put("name", unique("fail-at-delete-security-group"));
+        String id = createRunningInstance(api, body).get("id").asString();
+
+        JsonNode failed = awaitOperation(api, api.delete("/instances/" + id).json().get("id").asString(), "FAILED");
+        assertThat(failed.get("steps")).anySatisfy(step -> {
+            assertThat(step.get("name").asString()).isEqualTo("terminate-brokers");
+            assertThat(step.get("state").asString()).isEqualTo("SUCCEEDED");
+        });
+
+        JsonNode usage = usageOf(api, id);
+        assertThat(periods(usage)).as("the period closed with the brokers").containsExactly("3");
+        double hours = usage.get("akuHours").asDouble();
+        assertThat(usageOf(api, id).get("akuHours").asDouble()).as("nothing accrues after").isEqualTo(hours);
+    }
+
+    @Test
     void akuHoursAreEachPeriodsCapacityTimesTheHoursItRanWithinTheWindow() {
         ApiClient api = api(EDITOR);
         String id = createRunningInstance(api, instanceBody(registerAccount(api).get("id").asString(), "S3", 3, 3))

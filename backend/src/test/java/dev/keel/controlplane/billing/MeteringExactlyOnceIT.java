@@ -1,7 +1,9 @@
 package dev.keel.controlplane.billing;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every hour metered exactly once, checked against what the AWS API emulator received: with the backend process
  * killed ({@code kill -9}) at each point of a metering run and a new one started, and with two processes on one
- * database. Seven buyers of four or five ended hours each make more records than one BatchMeterUsage call takes.
+ * database, also when their clocks are minutes apart (only the database's clock says when an hour is written). Seven
+ * buyers of four or five ended hours each make more records than one BatchMeterUsage call takes. And an hour is
+ * written only once the agreement events up to its end are applied.
  */
 class MeteringExactlyOnceIT {
 
     private static final int BUYERS = 7;
     private static final Duration SETTLE = Duration.ofSeconds(90);
+    /** How long after its end an hour is written, in these processes unless a test says otherwise. */
+    private static final Duration MARGIN = Duration.ofMinutes(1);
 
     private String database;
     private MeteredBuyers buyers;
@@ -99,20 +105,87 @@ class MeteringExactlyOnceIT {
         try (BackendProcess first = start("metering-a", Map.of());
              BackendProcess second = start("metering-b", Map.of())) {
             List<MeteredBuyers.Buyer> subscribed = buyers.subscribe(BUYERS);
-            buyers.awaitSettled(subscribed, SETTLE);
-            Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
+            buyers.awaitSettled(subscribed, MARGIN, SETTLE);
+            Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, Instant.now().minus(MARGIN));
             assertThat(receipts.values()).as("each record sent once").containsOnly(1);
             assertThat(count("SELECT max(attempts) FROM metering_records")).isEqualTo(1);
         }
     }
 
-    /** Buyers subscribed under a process that kills itself at {@code point} of its first BatchMeterUsage call. */
+    @Test
+    void twoProcessesWhoseClocksAreFiveMinutesApartWriteAnHourWhenTheDatabasesClockSays() throws Exception {
+        // A margin that makes the last hour due four minutes from now, by the database's clock.
+        Instant due = now().plus(Duration.ofMinutes(4));
+        Instant held = due.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Duration margin = Duration.between(held.plus(Duration.ofHours(1)), due);
+        String dueThen = margin.toMillis() + "ms";
+        try (BackendProcess onTime = start("clock-on-time", Map.of("KEEL_METERING_MARGIN", dueThen));
+             BackendProcess ahead = start("clock-ahead", Map.of("KEEL_METERING_MARGIN", dueThen,
+                     "KEEL_TEST_FAULTS_CLOCK_OFFSET", "5m"))) {
+            Instant linked = held.minus(Duration.ofMinutes(150));
+            List<MeteredBuyers.Buyer> subscribed = buyers.subscribe(BUYERS, linked, linked.plus(Duration.ofMinutes(40)));
+
+            // The hours before are metered at once; the held one not before it is due, though the clock of the process
+            // ahead says it is.
+            buyers.awaitSettled(subscribed, Duration.between(held, now()), SETTLE);
+            assertThat(now()).as("the processes started in time to watch the hour wait")
+                    .isBefore(due.minus(Duration.ofSeconds(30)));
+            while (now().isBefore(due.minus(Duration.ofSeconds(2)))) {
+                for (MeteredBuyers.Buyer buyer : subscribed) {
+                    assertThat(buyers.ledger(buyer)).as("written before it is due").doesNotContainKey(held);
+                }
+                Thread.sleep(1000);
+            }
+            while (now().isBefore(due)) {
+                Thread.sleep(250);
+            }
+
+            buyers.awaitSettled(subscribed, margin, SETTLE);
+            Map<String, Integer> receipts = buyers.assertMeteredExactlyOnce(subscribed, now().minus(margin));
+            assertThat(receipts.values()).as("each record sent once").containsOnly(1);
+            for (MeteredBuyers.Buyer buyer : subscribed) {
+                assertThat(buyers.ledger(buyer)).containsKey(held);
+            }
+        }
+    }
+
+    @Test
+    void anHourIsWrittenOnceTheAgreementEventsUpToItsEndAreAppliedSoALateEndIsBilledUpToTheEnd() throws Exception {
+        try (BackendProcess process = start("late-end", Map.of("KEEL_MARKETPLACE_QUEUE_URL",
+                TestEnvironment.require("KEEL_MARKETPLACE_QUEUE_URL") + "-never-read"))) {
+            Instant last = now().minus(MARGIN).truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+            // The queue was last read to its end half-way through the last hour, and this process never reads it.
+            drainedAt(last.plus(Duration.ofMinutes(30)));
+            Instant linked = last.minus(Duration.ofMinutes(90));
+            MeteredBuyers.Buyer buyer = buyers.subscribe(1, linked, linked.plus(Duration.ofMinutes(20))).getFirst();
+
+            buyers.awaitSettled(List.of(buyer), Duration.between(last, now()), SETTLE);
+            Thread.sleep(3000); // several more runs
+            assertThat(buyers.ledger(buyer)).as("the last hour waits for the events up to its end")
+                    .doesNotContainKey(last);
+
+            // The agreement ended 20 minutes into the hour; the event comes late, and the queue is read after it.
+            MeteredBuyers.Buyer ended = buyers.end(buyer, last.plus(Duration.ofMinutes(20)));
+            drainedAt(now());
+
+            buyers.awaitSettled(List.of(ended), MARGIN, SETTLE);
+            buyers.assertMeteredExactlyOnce(List.of(ended), now().minus(MARGIN));
+            assertThat(buyers.ledger(ended).get(last).quantity()).as("6 AKU up to the end").isEqualTo(120);
+        }
+    }
+
+    /**
+     * Buyers subscribed under a process that kills itself at {@code point} of its first BatchMeterUsage call, sending
+     * with one sender so that call is the first of all it claimed.
+     */
     private List<MeteredBuyers.Buyer> killedAt(String point) throws InterruptedException {
-        try (BackendProcess doomed = start("doomed-" + point, Map.of("KEEL_MARKETPLACE_TEST_FAULTS_KILL_AT", point))) {
+        try (BackendProcess doomed = start("doomed-" + point, Map.of("KEEL_MARKETPLACE_TEST_FAULTS_KILL_AT", point,
+                "KEEL_METERING_SENDERS", "1"))) {
             List<MeteredBuyers.Buyer> subscribed = buyers.subscribe(BUYERS);
             assertThat(doomed.awaitExit(Duration.ofSeconds(60))).as("killed at " + point).isTrue();
             assertThat(count("SELECT count(*) FROM metering_records WHERE state = 'SENT'"))
-                    .as("one call's records claimed, no answer recorded").isEqualTo(25);
+                    .as("every record claimed at once, more than one call takes, no answer recorded")
+                    .isEqualTo(count("SELECT count(*) FROM metering_records")).isGreaterThan(25);
             return subscribed;
         }
     }
@@ -120,19 +193,29 @@ class MeteringExactlyOnceIT {
     /** Starts a process without faults, waits for the ledger to settle and checks every hour went out once. */
     private Map<String, Integer> meteredBySuccessor(List<MeteredBuyers.Buyer> subscribed, String name) throws Exception {
         try (BackendProcess successor = start(name, Map.of())) {
-            buyers.awaitSettled(subscribed, SETTLE);
-            return buyers.assertMeteredExactlyOnce(subscribed, Instant.now());
+            buyers.awaitSettled(subscribed, MARGIN, SETTLE);
+            return buyers.assertMeteredExactlyOnce(subscribed, Instant.now().minus(MARGIN));
         }
     }
 
-    private BackendProcess start(String name, Map<String, String> faults) {
+    private BackendProcess start(String name, Map<String, String> settings) {
         Map<String, String> environment = new HashMap<>(WorkerEnvironment.withStepDelay(Duration.ofMillis(100)));
         environment.put("KEEL_DB_URL", database);
         environment.put("KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc");
         environment.put("KEEL_METERING_INTERVAL", "1s");
         environment.put("KEEL_METERING_CLAIM_TIMEOUT", "3s");
-        environment.putAll(faults);
+        environment.put("KEEL_METERING_MARGIN", MARGIN.toSeconds() + "s");
+        environment.putAll(settings);
         return BackendProcess.start(name + "-" + UUID.randomUUID().toString().substring(0, 6), environment);
+    }
+
+    /** The database's time. */
+    private Instant now() {
+        return buyers.jdbc().sql("SELECT statement_timestamp()").query(Timestamp.class).single().toInstant();
+    }
+
+    private void drainedAt(Instant at) {
+        buyers.jdbc().sql("UPDATE marketplace_agreement_queue SET drained_at = ?").param(Timestamp.from(at)).update();
     }
 
     private int count(String sql) {

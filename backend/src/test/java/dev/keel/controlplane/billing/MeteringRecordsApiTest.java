@@ -29,9 +29,9 @@ class MeteringRecordsApiTest extends ApiTest {
                                                        license_arn, state, state_event_at, ended_at)
                 VALUES (?, ?, 'keel-local-development', '111122223333', ?, 'ENDED', '1999-03-01', '1999-03-01')
                 """, subscription, organization, licence);
-        insert(subscription, organization, "1999-01-31T23:00:00Z", 3, "ACCEPTED", "rec-january", null);
-        insert(subscription, organization, "1999-02-01T00:00:00Z", 6, "ACCEPTED", "rec-february", null);
-        insert(subscription, organization, "1999-02-01T01:00:00Z", 7, "DUPLICATE", null,
+        insert(subscription, organization, "1999-01-31T23:00:00Z", 180, "ACCEPTED", "rec-january", null);
+        insert(subscription, organization, "1999-02-01T00:00:00Z", 360, "ACCEPTED", "rec-february", null);
+        insert(subscription, organization, "1999-02-01T01:00:00Z", 420, "DUPLICATE", null,
                 "AWS already has a record for this hour with a different quantity");
 
         JsonNode first = viewer.get("/billing/metering-records?month=1999-02&limit=1").json();
@@ -41,13 +41,13 @@ class MeteringRecordsApiTest extends ApiTest {
         assertThat(record.get("lastError").asString()).contains("different quantity");
         assertThat(record.get("licenseArn").asString()).isEqualTo(licence);
         assertThat(record.get("customerAwsAccountId").asString()).isEqualTo("111122223333");
-        assertThat(record.get("dimension").asString()).isEqualTo("aku_hours");
+        assertThat(record.get("dimension").asString()).isEqualTo("aku_minutes");
 
         JsonNode second = viewer.get("/billing/metering-records?month=1999-02&limit=1&cursor="
                 + first.get("nextCursor").asString()).json();
         assertThat(hours(second)).containsExactly("1999-02-01T00:00:00Z");
         assertThat(second.get("items").get(0).get("meteringRecordId").asString()).isEqualTo("rec-february");
-        assertThat(second.get("items").get(0).get("quantity").asInt()).isEqualTo(6);
+        assertThat(second.get("items").get(0).get("quantity").asInt()).isEqualTo(360);
         assertThat(second.get("nextCursor").isNull()).as("the month's last page").isTrue();
 
         assertThat(hours(viewer.get("/billing/metering-records?month=1999-01").json()))
@@ -78,7 +78,7 @@ class MeteringRecordsApiTest extends ApiTest {
                 INSERT INTO metering_records (id, organization_id, subscription_id, customer_aws_account_id,
                                               license_arn, dimension, hour, quantity, state, metering_record_id,
                                               attempts, last_error, due_at, created_at, updated_at)
-                SELECT ?, organization_id, id, customer_aws_account_id, license_arn, 'aku_hours', ?, ?, ?, ?, 1, ?,
+                SELECT ?, organization_id, id, customer_aws_account_id, license_arn, 'aku_minutes', ?, ?, ?, ?, 1, ?,
                        ?, ?, ?
                 FROM marketplace_subscriptions WHERE id = ? AND organization_id = ?
                 """, UUID.randomUUID(), at, quantity, state, meteringRecordId, error, at, at, at, subscription,

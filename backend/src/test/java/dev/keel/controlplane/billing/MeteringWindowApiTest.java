@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.controlplane.support.TestEnvironment;
@@ -28,6 +29,8 @@ class MeteringWindowApiTest extends ApiTest {
     MeteringRun run;
     @Autowired
     UsageMeter meter;
+    @Value("${keel.billing.metering.margin}")
+    Duration margin;
 
     @Test
     void hoursPastTheWindowFailLoudlyAndAnHourAwsHasWithAnotherQuantityIsNeverSentAgain() throws Exception {
@@ -35,12 +38,12 @@ class MeteringWindowApiTest extends ApiTest {
         MeteredBuyers.Buyer buyer = buyers.subscribe(1, Duration.ofMinutes(8 * 60 + 30), Duration.ofMinutes(140))
                 .getFirst();
         try {
-            Map<Instant, Integer> expected = buyer.expectedHours(Instant.now());
+            Map<Instant, Integer> expected = buyer.expectedHours(buyers.knownUntil().minus(margin));
             Instant newest = Collections.max(expected.keySet());
-            // AWS already has the newest hour, with one AKU-hour more than the ledger will say.
+            // AWS already has the newest hour, with one AKU-minute more than the ledger will say.
             UsageRecord other = new UsageRecord(buyer.account(), buyer.licenseArn(), null, MeteringRun.DIMENSION,
                     newest, expected.get(newest) + 1);
-            assertThat(meter.send(List.of(other)).get(other).meteringRecordId()).isNotNull();
+            assertThat(meter.send(List.of(other), UsageMeter.CALL_TIMEOUT).get(other).meteringRecordId()).isNotNull();
 
             Instant before = Instant.now();
             run.run();
@@ -79,20 +82,22 @@ class MeteringWindowApiTest extends ApiTest {
     }
 
     @Test
-    void anEndedAgreementsLastHourIsSentRightAwayUpToItsEnd() throws Exception {
+    void anEndedAgreementsLastHourIsMeteredUpToItsEndOnceTheHourIsOver() throws Exception {
         MeteredBuyers buyers = new MeteredBuyers(TestEnvironment.databaseUrl());
-        MeteredBuyers.Buyer buyer = buyers.subscribe(1, Duration.ofMinutes(150), Duration.ofMinutes(140)).getFirst();
+        // The last hour a run writes now, and the one before: linked 25 minutes before it, ended 20 minutes into it.
+        Instant last = buyers.knownUntil().minus(margin).truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        Instant linked = last.minus(Duration.ofMinutes(25));
+        MeteredBuyers.Buyer buyer = buyers.subscribe(1, linked, linked.plus(Duration.ofMinutes(10))).getFirst();
         try {
-            Instant endedAt = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(20));
-            MeteredBuyers.Buyer ended = buyers.end(buyer, endedAt);
+            MeteredBuyers.Buyer ended = buyers.end(buyer, last.plus(Duration.ofMinutes(20)));
 
             run.run();
 
-            Map<Instant, Integer> expected = ended.expectedHours(Instant.now());
-            assertThat(expected).containsKey(endedAt.truncatedTo(ChronoUnit.HOURS));
+            Map<Instant, Integer> expected = ended.expectedHours(last.plus(Duration.ofHours(1)));
+            assertThat(expected).as("3 AKU for 10 minutes, then 6 for 15; then 6 for 20")
+                    .isEqualTo(Map.of(last.minus(Duration.ofHours(1)), 120, last, 120));
             Map<Instant, MeteredBuyers.Ledgered> ledger = buyers.ledger(ended);
-            assertThat(ledger.keySet()).as("every hour up to the end, the last one whether or not it is over")
-                    .isEqualTo(expected.keySet());
+            assertThat(ledger.keySet()).as("every hour up to the end, and none after").isEqualTo(expected.keySet());
             expected.forEach((hour, quantity) -> {
                 assertThat(ledger.get(hour).quantity()).as("quantity of " + hour).isEqualTo(quantity);
                 assertThat(ledger.get(hour).state()).isEqualTo("ACCEPTED");

@@ -16,7 +16,9 @@ public record MeteringOutcome(Status status, String meteringRecordId, String mes
         /** AWS did not process it (an unprocessed record, throttling, a service or network error): send it again later. */
         RETRY,
         /** AWS refused it for good (validation, a timestamp out of bounds, an unknown product): never resend it. */
-        FAILED
+        FAILED,
+        /** The time the caller gave ran out before the record went out: AWS never saw it. */
+        UNSENT
     }
 
     static MeteringOutcome accepted(String meteringRecordId) {

@@ -28,10 +28,7 @@ public final class UsageMeter {
 
     /** The most records AWS takes in one BatchMeterUsage call. */
     public static final int BATCH_LIMIT = 25;
-    /**
-     * The longest a call may take, SDK retries included: a caller that claims records before sending them lets a
-     * claim lapse only after this (a lapsed claim is sent again, which AWS answers with the earlier result).
-     */
+    /** The longest a call may take, SDK retries included. */
     public static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Logger log = LoggerFactory.getLogger(UsageMeter.class);
@@ -45,13 +42,17 @@ public final class UsageMeter {
     }
 
     /**
-     * Every record's outcome. A call AWS cannot serve now gives each of its records RETRY; a call AWS refuses is made
-     * again record by record, so only the records AWS refuses alone are FAILED.
+     * Every record's outcome, in calls made one after the other, all within {@code within}: a caller that claimed the
+     * records lets its claim lapse only after that. A call AWS cannot serve now gives each of its records RETRY; a
+     * call AWS refuses is made again record by record, so only the records AWS refuses alone are FAILED; the records
+     * whose call would start after {@code within} are UNSENT, and a call is cut short when {@code within} runs out
+     * (RETRY: AWS may have it, and answers it again identically).
      */
-    public Map<UsageRecord, MeteringOutcome> send(List<UsageRecord> records) {
+    public Map<UsageRecord, MeteringOutcome> send(List<UsageRecord> records, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
         Map<UsageRecord, MeteringOutcome> outcomes = new LinkedHashMap<>();
         for (List<UsageRecord> batch : batches(records)) {
-            outcomes.putAll(call(batch));
+            outcomes.putAll(call(batch, deadline));
         }
         return outcomes;
     }
@@ -80,14 +81,20 @@ public final class UsageMeter {
         return batches;
     }
 
-    private Map<UsageRecord, MeteringOutcome> call(List<UsageRecord> batch) {
+    /** {@code deadline}: {@link System#nanoTime()} by which the call has ended. */
+    private Map<UsageRecord, MeteringOutcome> call(List<UsageRecord> batch, long deadline) {
+        Duration left = Duration.ofNanos(deadline - System.nanoTime());
+        if (left.isNegative() || left.isZero()) {
+            return all(batch, MeteringOutcome.of(MeteringOutcome.Status.UNSENT, "Not sent: its time ran out"));
+        }
+        Duration timeout = left.compareTo(CALL_TIMEOUT) < 0 ? left : CALL_TIMEOUT;
         boolean legacy = batch.getFirst().legacy();
         BatchMeterUsageRequest.Builder request = BatchMeterUsageRequest.builder()
                 .usageRecords(batch.stream().map(UsageMeter::toAws).toList());
         if (legacy) {
-            request.productCode(productCode).overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT));
+            request.productCode(productCode).overrideConfiguration(o -> o.apiCallTimeout(timeout));
         } else {
-            request.overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT).putExecutionAttribute(
+            request.overrideConfiguration(o -> o.apiCallTimeout(timeout).putExecutionAttribute(
                     LicenseArns.OF_RECORDS, batch.stream().map(UsageRecord::licenseArn).toList()));
         }
         BatchMeterUsageResponse response;
@@ -101,7 +108,7 @@ public final class UsageMeter {
             if (batch.size() > 1) {
                 // One bad record fails its whole call: alone, each of the others is answered for itself.
                 Map<UsageRecord, MeteringOutcome> outcomes = new LinkedHashMap<>();
-                batch.forEach(record -> outcomes.putAll(call(List.of(record))));
+                batch.forEach(record -> outcomes.putAll(call(List.of(record), deadline)));
                 return outcomes;
             }
             log.error("AWS Marketplace refused the usage record {}: {}", batch.getFirst(), message(e));

@@ -32,16 +32,19 @@ import static dev.keel.marketplace.metering.MeteringOutcome.Status.CUSTOMER_NOT_
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.DUPLICATE;
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.FAILED;
 import static dev.keel.marketplace.metering.MeteringOutcome.Status.RETRY;
+import static dev.keel.marketplace.metering.MeteringOutcome.Status.UNSENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** BatchMeterUsage through the real SDK client against the test stack's AWS API emulator, which keeps AWS's rules. */
 class UsageMeterIT {
 
     private static final String ENDPOINT = System.getenv().getOrDefault("KEEL_MARKETPLACE_ENDPOINT", "http://localhost:24577");
-    private static final String DIMENSION = "aku_hours";
+    private static final String DIMENSION = "aku_minutes";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final AtomicInteger CALLS = new AtomicInteger();
+    /** Time enough to send anything these tests send. */
+    private static final Duration ENOUGH = Duration.ofMinutes(5);
 
     private static MarketplaceClients clients;
     private static UsageMeter meter;
@@ -81,7 +84,7 @@ class UsageMeterIT {
         }
         int before = CALLS.get();
 
-        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(records);
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(records, ENOUGH);
 
         assertThat(CALLS.get() - before).as("BatchMeterUsage calls").isEqualTo(2);
         assertThat(outcomes).hasSize(30);
@@ -103,12 +106,12 @@ class UsageMeterIT {
     void anIdenticalResendIsAcceptedAgainAndADifferentQuantityIsADuplicate() throws Exception {
         Buyer buyer = Buyer.seeded(true);
         UsageRecord first = buyer.usage(hoursAgo(2), 6);
-        String id = meter.send(List.of(first)).get(first).meteringRecordId();
+        String id = meter.send(List.of(first), ENOUGH).get(first).meteringRecordId();
 
         UsageRecord same = buyer.usage(hoursAgo(2), 6);
         UsageRecord other = buyer.usage(hoursAgo(2), 7);
-        MeteringOutcome resent = meter.send(List.of(same)).get(same);
-        MeteringOutcome different = meter.send(List.of(other)).get(other);
+        MeteringOutcome resent = meter.send(List.of(same), ENOUGH).get(same);
+        MeteringOutcome different = meter.send(List.of(other), ENOUGH).get(other);
 
         assertThat(resent).isEqualTo(new MeteringOutcome(ACCEPTED, id, null));
         assertThat(different.status()).isEqualTo(DUPLICATE);
@@ -126,7 +129,7 @@ class UsageMeterIT {
         UsageRecord otherLicence = new UsageRecord(subscribed.account, subscribed.licenseArn + "-other", null, DIMENSION,
                 hoursAgo(1), 3);
 
-        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(lapsed, otherLicence));
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(lapsed, otherLicence), ENOUGH);
 
         assertThat(outcomes.get(lapsed).status()).isEqualTo(CUSTOMER_NOT_SUBSCRIBED);
         assertThat(outcomes.get(otherLicence).status()).isEqualTo(CUSTOMER_NOT_SUBSCRIBED);
@@ -138,7 +141,7 @@ class UsageMeterIT {
         Buyer buyer = Buyer.seeded(true);
         UsageRecord late = buyer.usage(hoursAgo(7), 3);
 
-        MeteringOutcome outcome = meter.send(List.of(late)).get(late);
+        MeteringOutcome outcome = meter.send(List.of(late), ENOUGH).get(late);
 
         assertThat(outcome.status()).isEqualTo(FAILED);
         assertThat(outcome.message()).startsWith("TimestampOutOfBoundsException");
@@ -151,7 +154,7 @@ class UsageMeterIT {
         UsageRecord recent = buyer.usage(hoursAgo(1), 3);
         UsageRecord late = buyer.usage(hoursAgo(7), 3);
 
-        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(recent, late));
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(recent, late), ENOUGH);
 
         assertThat(outcomes.get(recent).status()).isEqualTo(ACCEPTED);
         assertThat(outcomes.get(late).status()).isEqualTo(RETRY);
@@ -164,7 +167,7 @@ class UsageMeterIT {
         UsageRecord good = buyer.usage(hoursAgo(1), 3);
         UsageRecord bad = new UsageRecord(buyer.account, buyer.licenseArn, null, "", hoursAgo(2), 3);
 
-        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(good, bad));
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(List.of(good, bad), ENOUGH);
 
         assertThat(outcomes.get(good).status()).isEqualTo(ACCEPTED);
         assertThat(outcomes.get(bad).status()).isEqualTo(FAILED);
@@ -187,7 +190,7 @@ class UsageMeterIT {
                 attempts.incrementAndGet();
             }
         })) {
-            outcomes = new UsageMeter(own.metering(), product).send(List.of(hour));
+            outcomes = new UsageMeter(own.metering(), product).send(List.of(hour), ENOUGH);
         }
 
         assertThat(attempts).as("one throttled attempt, then the SDK's retry").hasValue(2);
@@ -218,11 +221,24 @@ class UsageMeterIT {
     }
 
     @Test
+    void recordsWhoseCallWouldStartAfterTheTimeGivenAreNotSent() throws Exception {
+        Buyer buyer = Buyer.seeded(true);
+        List<UsageRecord> records = List.of(buyer.usage(hoursAgo(1), 3), buyer.usage(hoursAgo(2), 3));
+        int before = CALLS.get();
+
+        Map<UsageRecord, MeteringOutcome> outcomes = meter.send(records, Duration.ZERO);
+
+        assertThat(outcomes.values()).extracting(MeteringOutcome::status).containsExactly(UNSENT, UNSENT);
+        assertThat(CALLS.get() - before).as("BatchMeterUsage calls").isZero();
+        assertThat(received(buyer.customerIdentifier)).isEmpty();
+    }
+
+    @Test
     void aLegacyBuyerIsMeteredByCustomerIdentifierUnderTheProductCode() throws Exception {
         Buyer buyer = Buyer.seeded(true);
         UsageRecord legacy = new UsageRecord(null, null, buyer.customerIdentifier, DIMENSION, hoursAgo(3), 9);
 
-        MeteringOutcome outcome = meter.send(List.of(legacy)).get(legacy);
+        MeteringOutcome outcome = meter.send(List.of(legacy), ENOUGH).get(legacy);
 
         assertThat(outcome.status()).isEqualTo(ACCEPTED);
         List<JsonNode> received = received(buyer.customerIdentifier);
@@ -238,7 +254,7 @@ class UsageMeterIT {
     /** Sends through the throttled caller's own clients. */
     private static Map<UsageRecord, MeteringOutcome> meterAs(EmulatorThrottles caller, List<UsageRecord> records) {
         try (MarketplaceClients own = caller.clients()) {
-            return new UsageMeter(own.metering(), product).send(records);
+            return new UsageMeter(own.metering(), product).send(records, ENOUGH);
         }
     }
 

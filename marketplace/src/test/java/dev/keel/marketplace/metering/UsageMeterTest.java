@@ -17,11 +17,11 @@ class UsageMeterTest {
     void batchesHoldAtMostTwentyFiveRecordsAndNeverTwoOfOneBuyerDimensionAndHour() {
         List<UsageRecord> records = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            records.add(new UsageRecord("1111222233" + (10 + i), "arn:l-" + i, null, "aku_hours", HOUR, i));
+            records.add(new UsageRecord("1111222233" + (10 + i), "arn:l-" + i, null, "aku_minutes", HOUR, i));
         }
         // Two licences of one account (concurrent agreements) in the same hour: AWS's results do not echo the licence.
-        records.add(new UsageRecord("111122223310", "arn:l-second", null, "aku_hours", HOUR, 1));
-        records.add(new UsageRecord(null, null, "cust-legacy", "aku_hours", HOUR, 2));
+        records.add(new UsageRecord("111122223310", "arn:l-second", null, "aku_minutes", HOUR, 1));
+        records.add(new UsageRecord(null, null, "cust-legacy", "aku_minutes", HOUR, 2));
 
         List<List<UsageRecord>> batches = UsageMeter.batches(records);
 
@@ -34,9 +34,9 @@ class UsageMeterTest {
 
     @Test
     void aRecordIsForTheStartOfAnHourAndNamesItsBuyer() {
-        assertThatThrownBy(() -> new UsageRecord("111122223333", "arn:l", null, "aku_hours", HOUR.plusSeconds(60), 1))
+        assertThatThrownBy(() -> new UsageRecord("111122223333", "arn:l", null, "aku_minutes", HOUR.plusSeconds(60), 1))
                 .hasMessageContaining("start of an hour");
-        assertThatThrownBy(() -> new UsageRecord("111122223333", null, null, "aku_hours", HOUR, 1))
+        assertThatThrownBy(() -> new UsageRecord("111122223333", null, null, "aku_minutes", HOUR, 1))
                 .hasMessageContaining("legacy customer identifier");
     }
 }

@@ -80,7 +80,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                     .reading(SECURITY_GROUP, FSX_SVM, FSX_VOLUME),
             Entry.of(new WalVolumes(), "create-wal-volumes", "delete-wal-volumes", EBS_VOLUME).onlyFor(WalType.EBS)
                     .surplusRemovedBy("delete-surplus-wal-volumes"),
-            Entry.of(new Brokers(), "launch-brokers", "terminate-brokers", EC2_INSTANCE)
+            Entry.of(new Brokers(), "launch-brokers", TERMINATE_BROKERS, EC2_INSTANCE)
                     .reading(SECURITY_GROUP, LAUNCH_TEMPLATE, EBS_VOLUME).surplusRemovedBy(RETIRE_SURPLUS_BROKERS));
     private static final Entry BROKERS = RESOURCES.getLast();
 
