@@ -47,8 +47,8 @@ func TestGolden(t *testing.T) {
 	golden(t, "error-s3-gateway-endpoint", s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--s3-gateway-endpoint", "existing"))
 	created := s.keel("instances", "create", "-f", "testdata/specs/s3.yaml", "--s3-gateway-endpoint", "require-existing", "--wait", "-o", "table").mustSucceed(t)
 	golden(t, "instances-create-wait", created)
-	if !strings.HasSuffix(created.stderr, ": SUCCEEDED\n") {
-		t.Errorf("--wait showed no progress ending in SUCCEEDED:\n%s", created.stderr)
+	if !strings.Contains(created.stderr, ": SUCCEEDED\nBootstrap servers b0.orders-") {
+		t.Errorf("--wait showed no progress ending in SUCCEEDED, then the bootstrap servers:\n%s", created.stderr)
 	}
 	golden(t, "error-name-taken", s.keel("instances", "create", "-f", "testdata/specs/s3.yaml"))
 	for _, format := range []string{"table", "json", "yaml"} {
