@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.BackendProcess;
@@ -26,8 +28,10 @@ import static org.awaitility.Awaitility.await;
  * every few seconds by the drift reconciler) no broker is terminated; each instance says {@code AgentsSilent}; the
  * fleet-wide brake opens, and even a machine terminated behind Keel's back meanwhile is not repaired automatically.
  * Once the agents report again the brake closes by itself and that machine alone is replaced, while the others serve
- * on. {@code -Dkeel.test.silence=PT1M} shortens the silence when iterating.
+ * on. {@code -Dkeel.test.silence=PT1M} shortens the silence when iterating. Its ten minutes are mostly waiting, on a
+ * database, a backend and an account of its own: it runs beside the other integration tests.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class SilentAgentsIT {
 
     private static final Duration SILENCE = Duration.parse(System.getProperty("keel.test.silence", "PT10M"));

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.StaleStep;
 import dev.keel.provisioner.StepRun;
+import dev.keel.provisioner.StepRuns;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -56,25 +56,6 @@ class StepFenceTest {
     }
 
     private static StepRun run(Runnable check) {
-        return new StepRun() {
-            @Override
-            public void beforeCloudChange() {
-                check.run();
-            }
-
-            @Override
-            public Instant waitingSince(String what) {
-                return null;
-            }
-
-            @Override
-            public Duration inlinePauseLeft() {
-                return Duration.ZERO;
-            }
-
-            @Override
-            public void pausedInline(Duration pause) {
-            }
-        };
+        return StepRuns.of(Duration.ZERO, null, check);
     }
 }

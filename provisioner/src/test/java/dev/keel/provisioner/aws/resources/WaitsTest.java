@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.keel.provisioner.ProvisioningException;
 import dev.keel.provisioner.StepRun;
+import dev.keel.provisioner.StepRuns;
 import dev.keel.provisioner.StepWaiting;
 import dev.keel.provisioner.aws.AwsProvisionerSettings;
 import dev.keel.provisioner.aws.ObservedState;
@@ -80,28 +81,8 @@ class WaitsTest {
 
     @Test
     void aRunPausesItsThreadForItsWaitsOnlyAsLongAsItMayInAll() {
-        StepRun budgeted = new StepRun() {
-            private Duration left = Duration.ofMillis(250);
-
-            @Override
-            public void beforeCloudChange() {
-            }
-
-            @Override
-            public Instant waitingSince(String what) {
-                return null;
-            }
-
-            @Override
-            public Duration inlinePauseLeft() {
-                return left;
-            }
-
-            @Override
-            public void pausedInline(Duration pause) {
-                left = left.minus(pause);
-            }
-        };
+        StepRun budgeted = StepRuns.of(Duration.ofMillis(250), null, () -> {
+        });
         Instant now = Instant.now();
         budgeted.pause(Duration.ofMillis(100), "brokers", now, now);
         budgeted.pause(Duration.ofMillis(100), "brokers", now, now);
@@ -129,26 +110,8 @@ class WaitsTest {
         return new StepContext(null, null, List.of(), ObservedState.NOTHING, types -> List.of(), settings, slept, run);
     }
 
-    /** A run that may pause in its thread {@code longest} in all, and whose earlier run began waiting for anything at {@code since}. */
-    private static StepRun run(Duration longest, Instant since) {
-        return new StepRun() {
-            @Override
-            public void beforeCloudChange() {
-            }
-
-            @Override
-            public Instant waitingSince(String what) {
-                return since;
-            }
-
-            @Override
-            public Duration inlinePauseLeft() {
-                return longest;
-            }
-
-            @Override
-            public void pausedInline(Duration pause) {
-            }
-        };
+    private static StepRun run(Duration inlinePause, Instant since) {
+        return StepRuns.of(inlinePause, since, () -> {
+        });
     }
 }
