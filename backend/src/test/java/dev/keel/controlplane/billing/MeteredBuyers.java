@@ -255,11 +255,18 @@ final class MeteredBuyers {
      */
     void forget(Buyer buyer) {
         jdbc.sql("DELETE FROM metering_records WHERE customer_aws_account_id = ?").param(buyer.account()).update();
-        jdbc.sql("""
-                DELETE FROM marketplace_agreement_events
-                WHERE subscription_id IN (SELECT id FROM marketplace_subscriptions WHERE customer_aws_account_id = ?)
-                """).param(buyer.account()).update();
-        jdbc.sql("DELETE FROM marketplace_subscriptions WHERE customer_aws_account_id = ?").param(buyer.account()).update();
+        // The backend may be applying an agreement event to the subscription meanwhile: locked first, no event can
+        // name it between the two deletes.
+        transactions.executeWithoutResult(status -> {
+            jdbc.sql("SELECT id FROM marketplace_subscriptions WHERE customer_aws_account_id = ? FOR UPDATE")
+                    .param(buyer.account()).query().listOfRows();
+            jdbc.sql("""
+                    DELETE FROM marketplace_agreement_events
+                    WHERE subscription_id IN (SELECT id FROM marketplace_subscriptions WHERE customer_aws_account_id = ?)
+                    """).param(buyer.account()).update();
+            jdbc.sql("DELETE FROM marketplace_subscriptions WHERE customer_aws_account_id = ?").param(buyer.account())
+                    .update();
+        });
         jdbc.sql("DELETE FROM capacity_periods WHERE instance_id = ?").param(buyer.instanceId()).update();
         jdbc.sql("DELETE FROM instances WHERE id = ?").param(buyer.instanceId()).update();
         jdbc.sql("DELETE FROM cloud_accounts WHERE aws_account_id = ?").param(buyer.account()).update();
