@@ -18,13 +18,15 @@ import tools.jackson.databind.json.JsonMapper;
  * The broker agents of instances whose machines run in LocalStack, where no broker runs: every second, each broker
  * the instance's stored inventory lists reports healthy from its machine to the real ingest API, signed with the
  * instance's token under the secret the agents were given. The control plane's side of the protocol is what is under
- * test; the agent's own tests run it against real brokers.
+ * test; the agent's own tests run it against real brokers. A broker told to drain has no partitions to move and
+ * reports itself drained at once.
  */
 public final class PlayedAgents implements AutoCloseable {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final String databaseUrl;
     private final Set<UUID> instances = ConcurrentHashMap.newKeySet();
+    private final Set<String> drained = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile String controlPlane;
@@ -85,14 +87,20 @@ public final class PlayedAgents implements AutoCloseable {
         AgentReports reports = new AgentReports(controlPlane, instanceId);
         for (JsonNode broker : inventory.path("brokers")) {
             String address = broker.path("address").asString("");
-            Map<String, Object> report = AgentReports.report(instanceId, broker.get("nodeId").asInt(),
-                    broker.get("machineId").asString(), address.substring(0, Math.max(0, address.lastIndexOf(':'))),
-                    true, Map.of());
-            int status = reports.send(broker.get("nodeId").asInt(), new InstanceTokens(secret).of(instanceId), report)
-                    .status();
-            if (status < 300) {
+            String machine = broker.get("machineId").asString();
+            Map<String, Object> report = AgentReports.report(instanceId, broker.get("nodeId").asInt(), machine,
+                    address.substring(0, Math.max(0, address.lastIndexOf(':'))), true, Map.of());
+            if (drained.contains(machine)) {
+                report = AgentReports.draining(report, "DRAINED", 0, null);
+            }
+            ApiClient.Response answer = reports.send(broker.get("nodeId").asInt(),
+                    new InstanceTokens(secret).of(instanceId), report);
+            if (answer.status() < 300) {
                 accepted.incrementAndGet();
-            } else if (status == 401 || status == 403) {
+                if (answer.json().path("drain").asBoolean(false)) {
+                    drained.add(machine);
+                }
+            } else if (answer.status() == 401 || answer.status() == 403) {
                 refused.incrementAndGet();
             }
         }
