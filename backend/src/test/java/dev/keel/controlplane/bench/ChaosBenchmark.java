@@ -81,7 +81,8 @@ public final class ChaosBenchmark {
         System.out.printf(Locale.ROOT, "chaos settings: %d replicas behind HAProxy at %s, one database; heartbeat %d ms, "
                         + "lease %d ms (%d missed heartbeats); a kill -9 every %s-%s s (random, seed %d), another replica "
                         + "frozen %d s in each round; %d client threads, %s worker threads per replica; %s min of chaos, "
-                        + "then %d s to settle; AWS waits x %s; Idempotency-Key taken over after %d s%n",
+                        + "then %d s to settle; AWS waits x %s; an Idempotency-Key held by a frozen replica taken over "
+                        + "after %d s%n",
                 ports.size(), loadBalancer, heartbeat.toMillis(), lease.toMillis(), MISSED_HEARTBEATS, round[0],
                 round[1], seed, frozenFor.toSeconds(), clients, workerThreads, minutes, settle.toSeconds(),
                 environment.get("KEEL_AWS_WAIT_SCALE"), keyStaleAfter.toSeconds());
