@@ -188,8 +188,9 @@ public final class ChaosBenchmark {
         workload.unexpected().forEach(answer -> say("unexpected answer: %s", answer));
         workload.conflicts().forEach(conflict -> say("asked again after: %s", conflict));
 
-        System.out.printf(Locale.ROOT, "chaos faults: %d kill -9, %d SIGSTOP; longest restart %d s%n",
-                faults.kills(), faults.freezes(), faults.longestRestart().toSeconds());
+        System.out.printf(Locale.ROOT, "chaos faults: %d kill -9, %d SIGSTOP; longest restart %d s; replicas that "
+                        + "ended by themselves: %s%n", faults.kills(), faults.freezes(),
+                faults.longestRestart().toSeconds(), faults.endedByThemselves());
         System.out.printf(Locale.ROOT, "chaos operations: %d (%d instances created)%n", operations.size(),
                 workload.created().size());
         System.out.printf(Locale.ROOT, "chaos operations succeeded: %d%n", succeeded);

@@ -3,6 +3,7 @@ package dev.keel.controlplane.bench;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,7 @@ final class Faults {
     private final Consumer<String> log;
     private int kills;
     private int freezes;
+    private final List<String> endedByThemselves = new ArrayList<>();
     private Duration longestRestart = Duration.ZERO;
 
     Faults(Replicas replicas, Random random, Duration shortestRound, Duration longestRound, Duration frozenFor,
@@ -43,6 +45,7 @@ final class Faults {
         Instant roundStart = Instant.now().plus(roundLength());
         while (true) {
             sleepUntil(roundStart);
+            startEndedOnes();
             if (!roundStart.isBefore(until)) {
                 return;
             }
@@ -56,6 +59,7 @@ final class Faults {
             Duration latestFreeze = length.minus(frozenFor);
             sleepUntil(roundStart.plusMillis(latestFreeze.isNegative() ? 0
                     : (long) (random.nextDouble() * latestFreeze.toMillis())));
+            startEndedOnes();
             List<Integer> others = IntStream.range(0, replicas.count()).filter(i -> i != killed).boxed().toList();
             Replicas.Replica frozen = replicas.get(others.get(random.nextInt(others.size())));
             log.accept("kill -STOP " + frozen.workerId + " for " + frozenFor.toSeconds() + " s");
@@ -69,6 +73,18 @@ final class Faults {
             log.accept(victim.workerId + " ready again after " + restarted.toSeconds() + " s");
             longestRestart = restarted.compareTo(longestRestart) > 0 ? restarted : longestRestart;
             roundStart = roundStart.plus(length);
+        }
+    }
+
+    /** Replicas whose process ended without being killed here, and how. */
+    List<String> endedByThemselves() {
+        return List.copyOf(endedByThemselves);
+    }
+
+    private void startEndedOnes() {
+        for (String ended : replicas.startEndedOnes()) {
+            log.accept(ended + " without being killed here; started it again");
+            endedByThemselves.add(ended);
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 
 import dev.keel.controlplane.support.BackendProcess;
@@ -27,6 +28,7 @@ final class Replicas implements AutoCloseable {
         final int port;
         final int managementPort;
         volatile BackendProcess process;
+        volatile boolean restarting;
 
         Replica(String workerId, int port, int managementPort) {
             this.workerId = workerId;
@@ -55,8 +57,29 @@ final class Replicas implements AutoCloseable {
 
     /** {@code kill -9} of the replica, then a start on its ports under its worker id; returns once it is ready. */
     void killAndRestart(Replica replica) throws InterruptedException {
-        replica.process.kill();
-        start(replica);
+        replica.restarting = true;
+        try {
+            replica.process.kill();
+            start(replica);
+        } finally {
+            replica.restarting = false;
+        }
+    }
+
+    /**
+     * Starts again each replica whose process ended without being killed here (the machine's OOM killer, say), and
+     * returns how each had ended.
+     */
+    List<String> startEndedOnes() {
+        List<String> ended = new ArrayList<>();
+        for (Replica replica : replicas) {
+            OptionalInt exit = replica.restarting ? OptionalInt.empty() : replica.process.exitCode();
+            if (exit.isPresent()) {
+                ended.add(replica.workerId + " (pid " + replica.process.pid() + ") exited with " + exit.getAsInt());
+                start(replica);
+            }
+        }
+        return ended;
     }
 
     void freeze(Replica replica) throws IOException, InterruptedException {

@@ -93,7 +93,8 @@ final class Workload {
     void start(int clients, Instant until) {
         for (int i = 0; i < clients; i++) {
             int first = i;
-            Thread thread = Thread.ofPlatform().name("client-" + i).start(() -> {
+            // Daemons: a benchmark that fails ends with its clients.
+            Thread thread = Thread.ofPlatform().name("client-" + i).daemon().start(() -> {
                 for (int turn = first; Instant.now().isBefore(until); turn += clients) {
                     lifecycle(Kind.values()[turn % Kind.values().length]);
                 }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import dev.keel.controlplane.settings.ProductionSettings;
 
@@ -186,6 +187,11 @@ public final class BackendProcess implements AutoCloseable {
 
     public String workerId() {
         return workerId;
+    }
+
+    /** How the process ended: its exit code (137 after a SIGKILL); empty while it runs. */
+    public OptionalInt exitCode() {
+        return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
     }
 
     /** Waits for the process to end by itself (a test fault that kills it); false if it still runs after {@code within}. */
