@@ -124,8 +124,7 @@ public final class ChaosBenchmark {
                 Duration.ofSeconds(Long.parseLong(round[1])), frozenFor, ChaosBenchmark::say);
         Instant chaosEnds = Instant.now().plusMillis((long) (minutes * 60_000));
         Instant settled;
-        try (DuplicateWatch watch = new DuplicateWatch(account.customer,
-                instance -> kindOf(workload, instance).map(Workload.Kind::fileSystems).orElse(0),
+        try (DuplicateWatch watch = new DuplicateWatch(account.customer, instance -> kindOf(workload, instance),
                 Duration.ofSeconds(3))) {
             say("replicas ready; %s min of chaos begin", minutes);
             workload.start(clients, chaosEnds);
