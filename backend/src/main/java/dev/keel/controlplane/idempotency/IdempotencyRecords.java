@@ -32,12 +32,13 @@ import tools.jackson.databind.json.JsonMapper;
  * stored sealed: a first response may carry a secret shown once (a Kafka user's password), and its replay must too.
  * <p>
  * A claim names the request holding it ({@code holder}), and every write of that request is fenced on it. A claim
- * still unanswered {@code keel.idempotency.stale-after} after it was taken belongs to a request that died with its
- * process (no request takes that long): the next request with the key takes it over. If the dead request committed its
- * change, its claim holds the answer that change gives, written in the change's own transaction
+ * still unanswered belongs to a request that died with its process when that process no longer holds it
+ * ({@link ProcessHolds}), or when it was taken {@code keel.idempotency.stale-after} ago (no request takes that long:
+ * its process is cut off from the database, or stopped): the next request with the key takes it over. If the dead
+ * request committed its change, its claim holds the answer that change gives, written in the change's own transaction
  * ({@link ChangeAnswers}): the retry is answered with it. Otherwise nothing was changed and the retry is processed
- * afresh. A request that was
- * only slow finds its claim taken over and its change refused, so a key's change is made once either way.
+ * afresh. A request that was only slow finds its claim taken over and its change refused, so a key's change is made
+ * once either way.
  */
 @Configuration
 class IdempotencyRecords {
@@ -50,13 +51,15 @@ class IdempotencyRecords {
     private final JdbcClient jdbc;
     private final JsonMapper json;
     private final SecretBox secrets;
+    private final ProcessHolds holds;
     private final Duration staleAfter;
 
-    IdempotencyRecords(JdbcClient jdbc, JsonMapper json, SecretBox secrets,
+    IdempotencyRecords(JdbcClient jdbc, JsonMapper json, SecretBox secrets, ProcessHolds holds,
                        @Value("${keel.idempotency.stale-after}") Duration staleAfter) {
         this.jdbc = jdbc;
         this.json = json;
         this.secrets = secrets;
+        this.holds = holds;
         this.staleAfter = staleAfter;
     }
 
@@ -97,11 +100,24 @@ class IdempotencyRecords {
     }
 
     /**
-     * Claims the key for this request; or takes over a claim left stale, replaying the answer of its change when it
-     * made one; or finds what the key holds.
+     * Claims the key for this request; or takes over a claim its request abandoned, replaying the answer of its change
+     * when it made one; or finds what the key holds.
      */
     Claim claim(Owner owner, String key, String method, String path, String fingerprint) {
         UUID holder = UUID.randomUUID();
+        holds.hold(holder);
+        Claim claim = null;
+        try {
+            claim = claim(owner, key, method, path, fingerprint, holder);
+            return claim;
+        } finally {
+            if (!(claim instanceof Claim.Held)) {
+                holds.letGo(holder);
+            }
+        }
+    }
+
+    private Claim claim(Owner owner, String key, String method, String path, String fingerprint, UUID holder) {
         for (int look = 0; look < LOOKS; look++) {
             int inserted = jdbc.sql("""
                     INSERT INTO idempotency_records (organization_id, caller_subject, idempotency_key, request_method,
@@ -112,21 +128,25 @@ class IdempotencyRecords {
             if (inserted == 1) {
                 return new Claim.Held(holder);
             }
+            // Its holder's lock is free once its process has ended; tried here in the statement's own transaction, it is
+            // given back as the statement ends.
             Optional<Found> found = jdbc.sql("""
                     SELECT request_hash, response_status, response_headers, response_body, response_sealed, holder,
-                           claimed_at < now() - ? * interval '1 millisecond' AS stale
+                           claimed_at < now() - ? * interval '1 millisecond'
+                               OR pg_try_advisory_xact_lock(%s) AS abandoned
                     FROM idempotency_records
                     WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ?
-                    """).params(staleAfter.toMillis(), owner.organizationId(), owner.subject(), key)
+                    """.formatted(ProcessHolds.lockOf("holder::text")))
+                    .params(staleAfter.toMillis(), owner.organizationId(), owner.subject(), key)
                     .query((rs, n) -> new Found(stored(rs, owner, key), rs.getObject("holder", UUID.class),
-                            rs.getBoolean("stale")))
+                            rs.getBoolean("abandoned")))
                     .optional();
             if (found.isEmpty()) {
                 // Released meanwhile by a request that failed: the key is free again.
                 continue;
             }
             StoredResponse stored = found.get().stored();
-            if (!stored.fingerprint().equals(fingerprint) || stored.status() != null || !found.get().stale()) {
+            if (!stored.fingerprint().equals(fingerprint) || stored.status() != null || !found.get().abandoned()) {
                 return new Claim.Taken(stored);
             }
             Optional<StoredResponse> takenOver = jdbc.sql("""
@@ -147,8 +167,11 @@ class IdempotencyRecords {
         return new Claim.Taken(new StoredResponse(fingerprint, null, Map.of(), null));
     }
 
-    /** A key's record as claiming reads it: what it holds, who holds it, and whether that one has held it too long. */
-    private record Found(StoredResponse stored, UUID holder, boolean stale) {
+    /**
+     * A key's record as claiming reads it: what it holds, who holds it, and whether that one is gone (its process has
+     * ended, or it has held the key too long).
+     */
+    private record Found(StoredResponse stored, UUID holder, boolean abandoned) {
     }
 
     private StoredResponse stored(ResultSet rs, Owner owner, String key) throws SQLException {
@@ -185,33 +208,42 @@ class IdempotencyRecords {
         }
     }
 
+    /** Stores the response of {@code holder}'s request, unless a retry took its claim over; its hold ends. */
     void complete(Owner owner, String key, UUID holder, Response response) {
-        jdbc.sql("""
-                UPDATE idempotency_records
-                SET response_status = ?, response_headers = ?::jsonb, response_body = ?, response_sealed = true
-                WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
-                """).params(response.status(), json.writeValueAsString(response.headers()),
-                        secrets.seal(response.body(), context(owner, key)), owner.organizationId(), owner.subject(),
-                        key, holder)
-                .update();
+        try {
+            jdbc.sql("""
+                    UPDATE idempotency_records
+                    SET response_status = ?, response_headers = ?::jsonb, response_body = ?, response_sealed = true
+                    WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
+                    """).params(response.status(), json.writeValueAsString(response.headers()),
+                            secrets.seal(response.body(), context(owner, key)), owner.organizationId(),
+                            owner.subject(), key, holder)
+                    .update();
+        } finally {
+            holds.letGo(holder);
+        }
     }
 
     /**
      * Frees the key of a request that ended in a server error, to be processed afresh; unless its change was committed
-     * before the error, which the key then answers with.
+     * before the error, which the key then answers with. Its hold ends.
      */
     void release(Owner owner, String key, UUID holder) {
-        jdbc.sql("""
-                DELETE FROM idempotency_records
-                WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
-                  AND response_status IS NULL AND effect_status IS NULL
-                """).params(owner.organizationId(), owner.subject(), key, holder).update();
-        jdbc.sql("""
-                UPDATE idempotency_records
-                SET response_status = effect_status, response_headers = effect_headers, response_body = effect_body,
-                    response_sealed = true
-                WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
-                  AND response_status IS NULL AND effect_status IS NOT NULL
-                """).params(owner.organizationId(), owner.subject(), key, holder).update();
+        try {
+            jdbc.sql("""
+                    DELETE FROM idempotency_records
+                    WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
+                      AND response_status IS NULL AND effect_status IS NULL
+                    """).params(owner.organizationId(), owner.subject(), key, holder).update();
+            jdbc.sql("""
+                    UPDATE idempotency_records
+                    SET response_status = effect_status, response_headers = effect_headers, response_body = effect_body,
+                        response_sealed = true
+                    WHERE organization_id = ? AND caller_subject = ? AND idempotency_key = ? AND holder = ?
+                      AND response_status IS NULL AND effect_status IS NOT NULL
+                    """).params(owner.organizationId(), owner.subject(), key, holder).update();
+        } finally {
+            holds.letGo(holder);
+        }
     }
 }

@@ -100,8 +100,10 @@ class InstanceRepository {
 
     /**
      * The subnets of the Keel instances other than {@code instanceId} in the VPC {@code vpcId} of AWS account
-     * {@code awsAccountId}, not deleted (also those being created or deleted): they share Keel's S3 gateway endpoint
-     * there, whichever organization registered the account.
+     * {@code awsAccountId} that are not deleted, nor have a delete under way (also those being created, and those whose
+     * delete is pending and may be cancelled): they share Keel's S3 gateway endpoint there, whichever organization
+     * registered the account. A delete that has started gives the endpoint up: it terminates the instance's brokers
+     * before it reaches the endpoint, so two instances deleted together do not each keep it for the other.
      */
     Set<String> subnetsOfOtherInstances(UUID instanceId, String awsAccountId, String region, String vpcId) {
         return Set.copyOf(jdbc.sql("""
@@ -109,6 +111,8 @@ class InstanceRepository {
                 JOIN cloud_accounts a ON a.id = i.cloud_account_id
                 CROSS JOIN jsonb_array_elements(i.subnets) AS s(subnet)
                 WHERE a.aws_account_id = ? AND i.region = ? AND i.vpc_id = ? AND i.id <> ? AND i.state <> 'DELETED'
+                  AND NOT EXISTS (SELECT 1 FROM operations o
+                                  WHERE o.instance_id = i.id AND o.type = 'DELETE' AND o.state = 'RUNNING')
                 """).params(awsAccountId, region, vpcId, instanceId).query(String.class).list());
     }
 

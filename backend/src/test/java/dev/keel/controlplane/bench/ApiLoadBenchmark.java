@@ -312,7 +312,7 @@ public final class ApiLoadBenchmark {
                 .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 == args.length) {

@@ -1,6 +1,8 @@
 package dev.keel.controlplane.idempotency;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,7 @@ import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.controlplane.support.Database;
+import dev.keel.controlplane.support.TestEnvironment;
 import dev.keel.controlplane.support.Tokens;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -154,12 +157,11 @@ class IdempotencyApiTest extends ApiTest {
 
     /**
      * What a process killed after its change committed, before it stored its response, leaves: the claim, unanswered,
-     * holding the answer the change's transaction wrote. While its holder may still be at work, a retry is told the
-     * key is in progress; once the hold is stale, the retry gets the answer the first request would have given, and
-     * the instance is not created twice.
+     * holding the answer the change's transaction wrote, and no hold on it (the process's session ended). A retry gets
+     * at once the answer the first request would have given, and the instance is not created twice.
      */
     @Test
-    void aKeyWhoseRequestDiedAfterItsChangeIsAnsweredFromTheChangeOnceItsHoldIsStale() {
+    void aKeyWhoseRequestDiedAfterItsChangeIsAnsweredFromTheChangeAtOnce() {
         ApiClient api = api(EDITOR);
         Map<String, Object> body = instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3);
         String key = UUID.randomUUID().toString();
@@ -172,7 +174,7 @@ class IdempotencyApiTest extends ApiTest {
                 WHERE idempotency_key = ?
                 """, key);
 
-        ApiClient.Response retry = retriedOnceStale(keyed, key, body);
+        ApiClient.Response retry = keyed.post("/instances", body);
 
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.header("Idempotency-Replayed")).contains("true");
@@ -186,19 +188,19 @@ class IdempotencyApiTest extends ApiTest {
     }
 
     /**
-     * What a process killed before its change committed leaves: the claim, unanswered and holding no change. Once the
-     * hold is stale, a retry is processed as if it were the first.
+     * What a process killed before its change committed leaves: the claim, unanswered, holding no change, and no hold
+     * on it. A retry is processed at once as if it were the first.
      */
     @Test
-    void aKeyWhoseRequestDiedBeforeItsChangeIsProcessedAfreshOnceItsHoldIsStale() {
+    void aKeyWhoseRequestDiedBeforeItsChangeIsProcessedAfreshAtOnce() {
         ApiClient api = api(EDITOR);
         String payload = JsonMapper.shared().writeValueAsString(
                 instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3));
         String key = UUID.randomUUID().toString();
         ApiClient keyed = api.header("Idempotency-Key", key);
-        claimLeftBy(EDITOR, key, "/api/v1/instances", payload);
+        claimLeftBy(EDITOR, key, "/api/v1/instances", payload, UUID.randomUUID());
 
-        ApiClient.Response retry = retriedOnceStale(keyed, key, payload);
+        ApiClient.Response retry = keyed.post("/instances", payload);
 
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.header("Idempotency-Replayed")).isEmpty();
@@ -207,6 +209,38 @@ class IdempotencyApiTest extends ApiTest {
         ApiClient.Response replay = keyed.post("/instances", payload);
         assertThat(replay.header("Idempotency-Replayed")).contains("true");
         assertThat(replay.json()).isEqualTo(retry.json());
+    }
+
+    /**
+     * A claim its process still holds belongs to a request that may be at work: a retry is told the key is in
+     * progress. Once the claim is stale, its process is taken to be cut off from the database (or stopped) for good,
+     * and the retry takes it over.
+     */
+    @Test
+    void aKeyHeldByALiveProcessIsInProgressUntilItsClaimIsStale() throws Exception {
+        ApiClient api = api(EDITOR);
+        String payload = JsonMapper.shared().writeValueAsString(
+                instanceBody(registerAccount(api).get("id").asString(), "S3", 1, 3));
+        String key = UUID.randomUUID().toString();
+        ApiClient keyed = api.header("Idempotency-Key", key);
+        UUID holder = UUID.randomUUID();
+        String lock = "SELECT pg_advisory_lock(" + ProcessHolds.lockOf("?") + ")";
+        try (Connection process = Database.dataSource(TestEnvironment.databaseUrl()).getConnection();
+             PreparedStatement hold = process.prepareStatement(lock)) {
+            hold.setString(1, holder.toString());
+            hold.execute();
+            claimLeftBy(EDITOR, key, "/api/v1/instances", payload, holder);
+
+            ApiClient.Response held = keyed.post("/instances", payload);
+            assertThat(held.status()).isEqualTo(409);
+            assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
+
+            Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?",
+                    key);
+            ApiClient.Response retry = keyed.post("/instances", payload);
+            assertThat(retry.status()).isEqualTo(202);
+            assertThat(retry.header("Idempotency-Replayed")).isEmpty();
+        }
     }
 
     /**
@@ -231,30 +265,19 @@ class IdempotencyApiTest extends ApiTest {
         assertThat(records.claim(owner, key, "POST", "/api/v1/cloud-accounts", "f"))
                 .as("still the retry's, unanswered").isInstanceOfSatisfying(IdempotencyRecords.Claim.Taken.class,
                         taken -> assertThat(taken.stored().status()).isNull());
+        records.release(owner, key, retry.holder());
     }
 
-    /**
-     * {@code body} sent to {@code /instances} with {@code key}, whose request holds it unanswered: told it is in
-     * progress while its holder may still be at work, then sent again once the hold is stale.
-     */
-    private static ApiClient.Response retriedOnceStale(ApiClient keyed, String key, Object body) {
-        ApiClient.Response held = keyed.post("/instances", body);
-        assertThat(held.status()).isEqualTo(409);
-        assertThat(held.json().get("type").asString()).endsWith("/idempotency-request-in-progress");
-        Database.update("UPDATE idempotency_records SET claimed_at = " + LONG_AGO + " WHERE idempotency_key = ?", key);
-        return keyed.post("/instances", body);
-    }
-
-    /** The claim a process that died left for {@code key}, just now: as {@code claim} makes it. */
-    private void claimLeftBy(String username, String key, String path, String payload) {
+    /** The claim a request of {@code holder} left for {@code key}, just now: as {@code claim} makes it. */
+    private void claimLeftBy(String username, String key, String path, String payload, UUID holder) {
         IdempotencyRecords.Owner owner = ownerOf(username);
         String fingerprint = IdempotencyFilter.fingerprint(new MockHttpServletRequest("POST", path),
                 payload.getBytes(StandardCharsets.UTF_8));
         Database.update("""
                 INSERT INTO idempotency_records (organization_id, caller_subject, idempotency_key, request_method,
                                                  request_path, request_hash, holder, claimed_at)
-                VALUES (?, ?, ?, 'POST', ?, ?, gen_random_uuid(), now())
-                """, owner.organizationId(), owner.subject(), key, path, fingerprint);
+                VALUES (?, ?, ?, 'POST', ?, ?, ?, now())
+                """, owner.organizationId(), owner.subject(), key, path, fingerprint, holder);
     }
 
     /** Whose keys {@code username}'s are, as the first keyed request of a test records them. */

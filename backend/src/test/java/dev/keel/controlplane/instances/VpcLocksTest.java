@@ -62,6 +62,30 @@ class VpcLocksTest extends ApiTest {
                 .isEmpty();
     }
 
+    /**
+     * Two instances of a VPC deleted together: the endpoint step of each runs while the other's delete is still under
+     * way, and must not keep the endpoint for it. A delete only asked for, which can still be cancelled, still counts.
+     */
+    @Test
+    void anInstanceWhoseDeleteHasStartedNoLongerKeepsTheVpcsEndpoint() {
+        Instance like = anInstance();
+        String vpc = uniqueVpc();
+        ProvisioningTarget deleting = targets.of(instances.find(RecordedInstances.record(instances, like, vpc,
+                "subnet-0a000001")).orElseThrow());
+        UUID other = RecordedInstances.record(instances, like, vpc, "subnet-0b000001");
+        UUID delete = UUID.randomUUID();
+        jdbc.sql("""
+                INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, previous_state)
+                VALUES (?, ?, ?, 'DELETE', 'PENDING', 'test', 'RUNNING')
+                """).params(delete, like.organizationId(), other).update();
+        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("its delete only asked for")
+                .containsExactly("subnet-0b000001");
+
+        jdbc.sql("UPDATE operations SET state = 'RUNNING', started_at = now() WHERE id = ?").param(delete).update();
+        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("its delete under way")
+                .isEmpty();
+    }
+
     @Test
     void stepsOnOneVpcTakeTurnsWhileAStepOnAnotherGoesOn() throws Exception {
         Instance like = anInstance();

@@ -58,7 +58,7 @@ public final class AgentReports {
     }
 
     /** The report with a drain's progress. */
-    static Map<String, Object> draining(Map<String, Object> report, String status, Integer partitionsRemaining,
+    public static Map<String, Object> draining(Map<String, Object> report, String status, Integer partitionsRemaining,
                                         String message) {
         Map<String, Object> drain = new HashMap<>();
         drain.put("status", status);

@@ -1,6 +1,5 @@
 package dev.keel.controlplane.operations;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +50,7 @@ class StaleWorkerIT {
             Path log = Path.of("target", "it-logs", stale + ".log");
             await("the first worker about to launch brokers").atMost(Duration.ofSeconds(90))
                     .until(() -> Files.readString(log).contains(CallPause.MARKER + "RunInstances"));
-            signal("STOP", first);
+            first.freeze();
 
             JsonNode finished;
             try (BackendProcess successor = BackendProcess.start("successor-" + Fixtures.unique("w"), environment)
@@ -67,7 +66,7 @@ class StaleWorkerIT {
             assertThat(account.customer.brokerMachinesPerNode(instance)).as("one machine per node")
                     .containsOnlyKeys(0, 1, 2).allSatisfy((node, machines) -> assertThat(machines).hasSize(1));
 
-            signal("CONT", first);
+            first.resume();
             await("the thawed worker to find it lost the operation").atMost(Duration.ofSeconds(60))
                     .until(() -> Files.readString(log).contains("stops without changing anything more"));
             Thread.sleep(5_000);
@@ -79,10 +78,5 @@ class StaleWorkerIT {
             assertThat(Files.readString(log)).as("its execution left to the run that took it")
                     .doesNotContain("Failed while completing execution");
         }
-    }
-
-    private static void signal(String signal, BackendProcess backend) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(backend.pid())).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -" + signal).isZero();
     }
 }

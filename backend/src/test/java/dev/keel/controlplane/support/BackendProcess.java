@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import dev.keel.controlplane.settings.ProductionSettings;
 
@@ -48,8 +49,15 @@ public final class BackendProcess implements AutoCloseable {
 
     /** {@code readyWithin}: how long it may take to start, which a large database or a busy machine lengthens. */
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
-        int port = freePort();
-        int managementPort = freePort();
+        return start(workerId, environment, freePort(), freePort(), readyWithin);
+    }
+
+    /**
+     * Serving the API on {@code port} and Actuator on {@code managementPort}: a replica that a load balancer knows by
+     * its address, started again where it ran before.
+     */
+    public static BackendProcess start(String workerId, Map<String, String> environment, int port, int managementPort,
+                                       Duration readyWithin) {
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
             ProcessBuilder builder = packagedJar(log, List.of());
@@ -185,6 +193,11 @@ public final class BackendProcess implements AutoCloseable {
         return workerId;
     }
 
+    /** How the process ended: its exit code (137 after a SIGKILL); empty while it runs. */
+    public OptionalInt exitCode() {
+        return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+    }
+
     /** Waits for the process to end by itself (a test fault that kills it); false if it still runs after {@code within}. */
     public boolean awaitExit(Duration within) throws InterruptedException {
         return process.waitFor(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -197,6 +210,23 @@ public final class BackendProcess implements AutoCloseable {
     public BackendProcess withPlayedAgents() {
         agents = new PlayedAgents(this, environment.get("KEEL_DB_URL"), environment.get("KEEL_INGEST_SECRET"));
         return this;
+    }
+
+    /** {@code kill -STOP}: the process is frozen, its connections open, until {@link #resume()}. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** {@code kill -CONT}: a frozen process carries on where it stopped, unaware of the time that passed. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid() + " exited with " + kill.exitValue());
+        }
     }
 
     /** {@code kill -9}: no shutdown hook, no graceful stop, nothing flushed. */

@@ -4,11 +4,16 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.keel.provisioner.aws.DesiredState;
 import dev.keel.provisioner.aws.InternetRoute;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -21,7 +26,10 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceStateName;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.VolumeState;
 import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.fsx.model.FileSystemLifecycle;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -34,6 +42,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public final class CustomerAccount {
 
     public static final String REGION = "us-east-1";
+    private static final Pattern INSTANCE_ID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final StaticCredentialsProvider ROOT =
             StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
 
@@ -123,7 +133,7 @@ public final class CustomerAccount {
     public Set<String> brokerMachines(String instanceId) {
         return ec2.describeInstancesPaginator(b -> b.filters(tagged(instanceId))).reservations().stream()
                 .flatMap(r -> r.instances().stream())
-                .filter(i -> i.state().name() != InstanceStateName.TERMINATED && i.state().name() != InstanceStateName.SHUTTING_DOWN)
+                .filter(CustomerAccount::notGoing)
                 .map(Instance::instanceId).collect(Collectors.toSet());
     }
 
@@ -132,10 +142,78 @@ public final class CustomerAccount {
     public Map<Integer, List<String>> brokerMachinesPerNode(String instanceId) {
         return ec2.describeInstancesPaginator(b -> b.filters(tagged(instanceId))).reservations().stream()
                 .flatMap(r -> r.instances().stream())
-                .filter(i -> i.state().name() != InstanceStateName.TERMINATED && i.state().name() != InstanceStateName.SHUTTING_DOWN)
+                .filter(CustomerAccount::notGoing)
                 .collect(Collectors.groupingBy(i -> Integer.parseInt(i.tags().stream()
                                 .filter(t -> t.key().equals("byoc:node-id")).findFirst().orElseThrow().value()),
                         Collectors.mapping(Instance::instanceId, Collectors.toList())));
+    }
+
+    /**
+     * What the account holds of every Keel instance at one moment, with one look per service: the machines and WAL
+     * volumes of each node, the file systems and buckets of each instance, and Keel's S3 gateway endpoints in the VPC.
+     * Machines shutting down and volumes, file systems or endpoints being deleted are no longer counted.
+     */
+    public Census census() {
+        Map<String, Map<Integer, Integer>> machines = new TreeMap<>();
+        ec2.describeInstancesPaginator(b -> b.filters(taggedWithAnInstance())).reservations().stream()
+                .flatMap(r -> r.instances().stream())
+                .filter(CustomerAccount::notGoing)
+                .forEach(i -> countNode(machines, ec2Tags(i.tags())));
+        Map<String, Map<Integer, Integer>> volumes = new TreeMap<>();
+        ec2.describeVolumesPaginator(b -> b.filters(taggedWithAnInstance())).volumes().stream()
+                .filter(v -> v.state() != VolumeState.DELETING && v.state() != VolumeState.DELETED)
+                .forEach(v -> countNode(volumes, ec2Tags(v.tags())));
+        Map<String, Integer> fileSystems = new TreeMap<>();
+        fsx.describeFileSystemsPaginator(b -> { }).stream().flatMap(page -> page.fileSystems().stream())
+                .filter(fs -> fs.lifecycle() != FileSystemLifecycle.DELETING)
+                .flatMap(fs -> fs.tags().stream().filter(t -> t.key().equals(DesiredState.TAG_INSTANCE)))
+                .map(software.amazon.awssdk.services.fsx.model.Tag::value)
+                .forEach(instance -> fileSystems.merge(instance, 1, Integer::sum));
+        Map<String, Integer> buckets = new TreeMap<>();
+        s3.listBuckets().buckets().forEach(bucket -> {
+            Matcher instance = INSTANCE_ID.matcher(bucket.name());
+            if (instance.find()) {
+                buckets.merge(instance.group(), 1, Integer::sum);
+            }
+        });
+        int endpoints = ec2.describeVpcEndpoints(b -> b.filters(Filter.builder().name("vpc-id").values(vpcId).build(),
+                        Filter.builder().name("tag:" + DesiredState.TAG_RESOURCE)
+                                .values(DesiredState.S3_GATEWAY_ENDPOINT_NAME).build())).vpcEndpoints().stream()
+                // LocalStack spells the states in lower case, which the SDK's enum does not know.
+                .filter(e -> !List.of("deleted", "deleting").contains(e.stateAsString().toLowerCase(Locale.ROOT)))
+                .toList().size();
+        return new Census(machines, volumes, fileSystems, buckets, endpoints);
+    }
+
+    /**
+     * One look at the account: per instance id, the machines and the WAL volumes of each node, the file systems, the
+     * buckets; and how many S3 gateway endpoints Keel has in the VPC.
+     */
+    public record Census(Map<String, Map<Integer, Integer>> machinesPerNode,
+                         Map<String, Map<Integer, Integer>> volumesPerNode, Map<String, Integer> fileSystems,
+                         Map<String, Integer> buckets, int keelS3Endpoints) {
+    }
+
+    private static void countNode(Map<String, Map<Integer, Integer>> counts, Map<String, String> tags) {
+        String node = tags.get(DesiredState.TAG_NODE);
+        if (node != null) {
+            counts.computeIfAbsent(tags.get(DesiredState.TAG_INSTANCE), k -> new TreeMap<>())
+                    .merge(Integer.parseInt(node), 1, Integer::sum);
+        }
+    }
+
+    /** Whether the machine is neither terminated nor on its way there. */
+    private static boolean notGoing(Instance machine) {
+        InstanceStateName state = machine.state().name();
+        return state != InstanceStateName.TERMINATED && state != InstanceStateName.SHUTTING_DOWN;
+    }
+
+    private static Map<String, String> ec2Tags(List<Tag> tags) {
+        return tags.stream().collect(Collectors.toMap(Tag::key, Tag::value));
+    }
+
+    private static Filter taggedWithAnInstance() {
+        return Filter.builder().name("tag-key").values(DesiredState.TAG_INSTANCE).build();
     }
 
     public String terminateOneBroker(String instanceId) {

@@ -36,13 +36,14 @@ import software.amazon.awssdk.services.ec2.model.VpcEndpointType;
  * none — or it pays a NAT gateway's per-GB fee. Keel creates that endpoint when the spec allows, or adds the missing
  * route tables to the one it created before in the VPC, which all Keel instances there share, and takes off it the
  * route tables no subnet of theirs uses any more. An instance's delete removes it only when no other Keel instance of
- * the VPC is left, also the delete of an instance whose spec left the routing alone (the instance that made the
- * endpoint may have been deleted first). Which other instances there are comes from the control plane's records, not
- * from the account, where one being created leaves no trace until its brokers run; and the steps that change the
- * endpoint decide holding the VPC's lock ({@link dev.keel.provisioner.NetworkLocks}), on the records as they stand
- * then, so an instance whose create starts meanwhile finds the endpoint gone and makes it again. The agent also calls
- * the EC2 API (to find its peers), so each subnet needs a default route or an EC2 interface endpoint with private DNS;
- * without one the instance is refused before anything is created.
+ * the VPC is left (one whose own delete has started is not), also the delete of an instance whose spec left the
+ * routing alone (the instance that made the endpoint may have been deleted first). Which other instances there are
+ * comes from the control plane's records, not from the account, where one being created leaves no trace until its
+ * brokers run; and the steps that change the endpoint decide holding the VPC's lock
+ * ({@link dev.keel.provisioner.NetworkLocks}), on the records as they stand then, so an instance whose create starts
+ * meanwhile finds the endpoint gone and makes it again. The agent also calls the EC2 API (to find its peers), so each
+ * subnet needs a default route or an EC2 interface endpoint with private DNS; without one the instance is refused
+ * before anything is created.
  */
 public final class S3GatewayEndpoint implements ManagedResource {
 
