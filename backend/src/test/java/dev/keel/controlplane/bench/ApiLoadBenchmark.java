@@ -40,6 +40,8 @@ public final class ApiLoadBenchmark {
     static final String READINESS = "GET readiness";
     /** Routes that change nothing; the target applies to them. */
     private static final double READ_TARGET_P99_MS = 25;
+    /** The machine's CPUs, as {@code taskset} lists them. */
+    private static final String ONLINE_CPUS = "/sys/devices/system/cpu/online";
 
     private ApiLoadBenchmark() {
     }
@@ -54,8 +56,8 @@ public final class ApiLoadBenchmark {
         int perUser = Integer.parseInt(options.getOrDefault("organizations-per-user", "25"));
         String readinessUrl = options.getOrDefault("readiness-url", "http://localhost:{port}/readyz");
         boolean keepDatabase = Boolean.parseBoolean(options.getOrDefault("keep-database", "false"));
+        String backendCpus = options.getOrDefault("backend-cpus", Files.readString(Path.of(ONLINE_CPUS)).trim());
 
-        String loadBefore = loadAverage();
         boolean unexpectedAnswers;
         String database = Database.fresh();
         try {
@@ -65,22 +67,37 @@ public final class ApiLoadBenchmark {
             try (BackendProcess backend = BackendProcess.start("api-load", Map.of(
                          "KEEL_DB_URL", database,
                          "KEEL_ISSUER_URI", TestEnvironment.keycloakUrl() + "/realms/byoc",
-                         "KEEL_PROVISIONING_DRIVER", "no-cloud"), Duration.ofMinutes(5));
+                         "KEEL_PROVISIONING_DRIVER", "no-cloud",
+                         // The agents of the machines the run's creates and scale-ups launch report once, which
+                         // ends their operations as a real broker's first report does, and then not again during
+                         // the run: agents reporting are the ingest API's load, not this mix's.
+                         "KEEL_PROVISIONING_NO_CLOUD_AGENT_INTERVAL", "1h"), Duration.ofMinutes(5), backendCpus);
                  BenchUsers users = BenchUsers.covering(orgs.stream().map(SeedData.Org::slug).toList(), perUser)) {
                 say("%d Keycloak users, each an editor of %d organizations (tokens of up to %,d bytes); backend on port %d",
                         users.count(), perUser, users.largestTokenBytes(), backend.port());
+                say("load generator (pid %d) on CPUs %s, backend (pid %d) on CPUs %s", ProcessHandle.current().pid(),
+                        ownCpus(), backend.pid(), backendCpus);
                 Mix mix = new Mix("http://localhost:" + backend.port(), readinessUrl.replace("{port}", String.valueOf(backend.port())),
                         orgs, users);
                 OpenLoop loop = new OpenLoop();
                 say("warming up: %d requests/s for %d s (not counted)", rate, warmUp.toSeconds());
                 loop.run(mix, rate, warmUp);
                 say("measuring: %d requests/s for %d s", rate, duration.toSeconds());
+                String loadBefore = loadAverage();
                 Duration cpuBefore = backend.cpuTime();
+                CpuByThread threadsBefore = CpuByThread.of(backend.pid());
+                double ingestBefore = ingestRequests(backend);
                 OpenLoop.Results results = loop.run(mix, rate, duration);
                 Duration cpu = backend.cpuTime().minus(cpuBefore);
+                Map<String, Double> byThread = CpuByThread.of(backend.pid()).since(threadsBefore, backend.port());
+                double ingest = ingestRequests(backend) - ingestBefore;
                 print(results.summaries(), rate, duration, organizations, instances, loadBefore);
+                long requests = rate * duration.toSeconds();
                 System.out.printf(Locale.ROOT, "backend CPU: %.1f s over the run, %.2f ms per request (background work included)%n",
-                        cpu.toMillis() / 1000.0, (double) cpu.toMillis() / (rate * duration.toSeconds()));
+                        cpu.toMillis() / 1000.0, (double) cpu.toMillis() / requests);
+                System.out.printf(Locale.ROOT, "  by thread, in ms per request: %s; ingest requests from broker agents: %.0f%n",
+                        String.join(", ", byThread.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.2f",
+                                e.getKey(), e.getValue() * 1000 / requests)).toList()), ingest);
                 if (results.unanswered() > 0) {
                     say("%d requests still unanswered 30 s after the last was sent", results.unanswered());
                 }
@@ -273,8 +290,8 @@ public final class ApiLoadBenchmark {
         double readinessP99 = summaries.get(READINESS).p99();
         System.out.printf(Locale.ROOT, "%nAPI load: %d requests/s for %d s, %,d instances in %,d organizations, no-cloud driver%n",
                 rate, duration.toSeconds(), instances, organizations);
-        System.out.printf(Locale.ROOT, "machine: %d cores (%s), load average %s before, %s after%n%n",
-                Runtime.getRuntime().availableProcessors(), cpuModel(), loadBefore, loadAverage());
+        System.out.printf(Locale.ROOT, "machine: CPUs %s (%s), load average %s when the measured run began, %s when it ended%n%n",
+                Files.readString(Path.of(ONLINE_CPUS)).trim(), cpuModel(), loadBefore, loadAverage());
         System.out.printf(Locale.ROOT, "%-28s %7s %6s %8s %8s %8s %8s  %s%n", "route", "count", "errors", "p50 ms", "p95 ms",
                 "p99 ms", "max ms", "p99 / readiness p99");
         double worstRead = 0;
@@ -305,6 +322,19 @@ public final class ApiLoadBenchmark {
     private static String loadAverage() throws IOException {
         String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
         return parts[0] + " / " + parts[1] + " / " + parts[2];
+    }
+
+    /** The CPUs this process may run on: those the script pinned it to. */
+    private static String ownCpus() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+    }
+
+    /** Requests the backend's ingest API has answered (every outcome): what broker agents sent it. */
+    private static double ingestRequests(BackendProcess backend) {
+        return List.of("accepted", "unauthorized", "invalid", "error").stream()
+                .mapToDouble(outcome -> backend.metric("keel_ingest_reports_total", "outcome=\"" + outcome + "\""))
+                .sum();
     }
 
     private static String cpuModel() throws IOException {

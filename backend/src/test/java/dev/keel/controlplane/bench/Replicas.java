@@ -92,7 +92,7 @@ final class Replicas implements AutoCloseable {
 
     private void start(Replica replica) {
         replica.process = BackendProcess.start(replica.workerId, environment, replica.port, replica.managementPort,
-                READY_WITHIN);
+                READY_WITHIN, null);
     }
 
     @Override

@@ -49,7 +49,16 @@ public final class BackendProcess implements AutoCloseable {
 
     /** {@code readyWithin}: how long it may take to start, which a large database or a busy machine lengthens. */
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin) {
-        return start(workerId, environment, freePort(), freePort(), readyWithin);
+        return start(workerId, environment, readyWithin, null);
+    }
+
+    /**
+     * As {@link #start(String, Map, Duration)}, on the CPUs {@code cpus} names ({@code taskset}'s list, e.g. {@code 0}
+     * or {@code 0-1}) from its first instruction, so the JVM sizes itself for them; null: on this process's.
+     */
+    public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin,
+                                       String cpus) {
+        return start(workerId, environment, freePort(), freePort(), readyWithin, cpus);
     }
 
     /**
@@ -57,10 +66,13 @@ public final class BackendProcess implements AutoCloseable {
      * its address, started again where it ran before.
      */
     public static BackendProcess start(String workerId, Map<String, String> environment, int port, int managementPort,
-                                       Duration readyWithin) {
+                                       Duration readyWithin, String cpus) {
         Path log = Path.of("target", "it-logs", workerId + ".log");
         try {
             ProcessBuilder builder = packagedJar(log, List.of());
+            if (cpus != null) {
+                builder.command().addAll(0, List.of("taskset", "-c", cpus));
+            }
             builder.environment().put("SPRING_PROFILES_ACTIVE", ProductionSettings.LOCAL_PROFILE);
             builder.environment().putAll(environment);
             builder.environment().put("SERVER_PORT", String.valueOf(port));
