@@ -1,5 +1,8 @@
 package dev.keel.provisioner;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -12,8 +15,33 @@ import java.util.function.Function;
  */
 public interface NetworkLocks {
 
-    /** Runs {@code step} holding the lock of {@code target}'s VPC, waiting while another step holds it. */
-    <T> T holding(ProvisioningTarget target, Function<ProvisioningTarget, T> step);
+    /** How long a step that found its VPC's lock held waits before it tries again. */
+    Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    /**
+     * Runs {@code step} holding the lock of {@code target}'s VPC. While another step holds it, this one waits as
+     * {@code run}'s waits for the cloud do: in its thread while the run may still pause, then by ending the run
+     * ({@link StepWaiting}) to try again at its next look, so a worker thread is not kept by a lock it does not hold.
+     */
+    default <T> T holding(ProvisioningTarget target, StepRun run, Function<ProvisioningTarget, T> step) {
+        String what = "the lock of " + target.vpcId() + ", which a step of another instance of the VPC holds";
+        Instant since = run.waitingSince(what);
+        while (true) {
+            Optional<T> done = whenFree(target, step);
+            if (done.isPresent()) {
+                return done.get();
+            }
+            Instant now = Instant.now();
+            since = since == null ? now : since;
+            run.pause(RETRY_AFTER, what, since, now);
+        }
+    }
+
+    /**
+     * Runs {@code step} (whose result is never null) holding the lock of {@code target}'s VPC if no other step holds
+     * it; empty, having run nothing, if one does.
+     */
+    <T> Optional<T> whenFree(ProvisioningTarget target, Function<ProvisioningTarget, T> step);
 
     /** The VPC whose lock a step on {@code target} holds, named across accounts and regions. */
     static String vpcOf(ProvisioningTarget target) {

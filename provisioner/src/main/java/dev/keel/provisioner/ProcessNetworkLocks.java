@@ -1,6 +1,7 @@
 package dev.keel.provisioner;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -11,11 +12,13 @@ final class ProcessNetworkLocks implements NetworkLocks {
     private final Map<String, ReentrantLock> vpcs = new ConcurrentHashMap<>();
 
     @Override
-    public <T> T holding(ProvisioningTarget target, Function<ProvisioningTarget, T> step) {
+    public <T> Optional<T> whenFree(ProvisioningTarget target, Function<ProvisioningTarget, T> step) {
         ReentrantLock lock = vpcs.computeIfAbsent(NetworkLocks.vpcOf(target), vpc -> new ReentrantLock());
-        lock.lock();
+        if (!lock.tryLock()) {
+            return Optional.empty();
+        }
         try {
-            return step.apply(target);
+            return Optional.of(step.apply(target));
         } finally {
             lock.unlock();
         }

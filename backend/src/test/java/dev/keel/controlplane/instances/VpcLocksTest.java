@@ -1,6 +1,7 @@
 package dev.keel.controlplane.instances;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -20,9 +21,12 @@ import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.ApiTest;
 import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.ProvisioningTarget;
+import dev.keel.provisioner.StepRun;
+import dev.keel.provisioner.StepWaiting;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The VPC locks the provisioner's steps on Keel's S3 gateway endpoint take: PostgreSQL sessions of their own, so they
@@ -55,11 +59,11 @@ class VpcLocksTest extends ApiTest {
         assertThat(deleting.otherInstancesSubnets()).as("when the step's target was read").isEmpty();
 
         UUID creating = RecordedInstances.record(instances, like, vpc, "subnet-0b000001");
-        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets))
+        assertThat(locks.holding(deleting, StepRun.INLINE, ProvisioningTarget::otherInstancesSubnets))
                 .as("a create recorded since, with nothing in the account yet").containsExactly("subnet-0b000001");
         instances.updateState(creating, InstanceState.DELETED);
-        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("once it is deleted")
-                .isEmpty();
+        assertThat(locks.holding(deleting, StepRun.INLINE, ProvisioningTarget::otherInstancesSubnets))
+                .as("once it is deleted").isEmpty();
     }
 
     /**
@@ -78,12 +82,12 @@ class VpcLocksTest extends ApiTest {
                 INSERT INTO operations (id, organization_id, instance_id, type, state, requested_by, previous_state)
                 VALUES (?, ?, ?, 'DELETE', 'PENDING', 'test', 'RUNNING')
                 """).params(delete, like.organizationId(), other).update();
-        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("its delete only asked for")
-                .containsExactly("subnet-0b000001");
+        assertThat(locks.holding(deleting, StepRun.INLINE, ProvisioningTarget::otherInstancesSubnets))
+                .as("its delete only asked for").containsExactly("subnet-0b000001");
 
         jdbc.sql("UPDATE operations SET state = 'RUNNING', started_at = now() WHERE id = ?").param(delete).update();
-        assertThat(locks.holding(deleting, ProvisioningTarget::otherInstancesSubnets)).as("its delete under way")
-                .isEmpty();
+        assertThat(locks.holding(deleting, StepRun.INLINE, ProvisioningTarget::otherInstancesSubnets))
+                .as("its delete under way").isEmpty();
     }
 
     @Test
@@ -96,13 +100,45 @@ class VpcLocksTest extends ApiTest {
             Held holding = holdLockOf(vpc.getFirst(), steps);
             Future<?> waiting = waitingBehind(steps, vpc.getLast(), t -> secondRan.getAndSet(true));
             assertThat(secondRan).as("the second step waits for the first").isFalse();
-            assertThat(steps.submit(() -> locks.holding(elsewhere, t -> "done")).get(PATIENCE.toSeconds(),
-                    TimeUnit.SECONDS)).as("another VPC's step does not wait").isEqualTo("done");
+            assertThat(steps.submit(() -> locks.holding(elsewhere, StepRun.INLINE, t -> "done"))
+                    .get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("another VPC's step does not wait")
+                    .isEqualTo("done");
 
             holding.letGo();
             waiting.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             assertThat(secondRan).isTrue();
         }
+    }
+
+    /**
+     * A step that finds the lock held does not keep its worker thread for it: once its run may pause no longer, the
+     * run ends waiting for the lock, to try again a second later, having run nothing; the wait is anchored where it
+     * began. No session waits in the database either.
+     */
+    @Test
+    void aStepThatFindsTheLockHeldEndsItsRunToTryAgainLater() throws Exception {
+        List<ProvisioningTarget> vpc = sharingAVpc(anInstance());
+        Instant began = Instant.now().minusSeconds(300);
+        StepRun spent = new Run(Duration.ZERO, what -> what.contains(vpc.getLast().vpcId()) ? began : null, null);
+        AtomicBoolean ran = new AtomicBoolean();
+        try (ExecutorService steps = Executors.newFixedThreadPool(1)) {
+            Held holding = holdLockOf(vpc.getFirst(), steps);
+            Instant tried = Instant.now();
+
+            assertThatThrownBy(() -> locks.holding(vpc.getLast(), spent, t -> ran.getAndSet(true)))
+                    .isInstanceOfSatisfying(StepWaiting.class, waiting -> {
+                        assertThat(waiting.what()).contains(vpc.getLast().vpcId());
+                        assertThat(waiting.since()).isEqualTo(began);
+                        assertThat(waiting.nextLook()).isAfterOrEqualTo(tried.plus(NetworkLocks.RETRY_AFTER));
+                    });
+            assertThat(ran).isFalse();
+            assertThat(jdbc.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                    .query(Integer.class).single()).as("sessions waiting for a lock").isZero();
+            holding.letGo();
+        }
+        boolean ranBefore = locks.holding(vpc.getLast(), spent, t -> ran.getAndSet(true));
+        assertThat(ranBefore).as("once free, it runs, for the first time").isFalse();
+        assertThat(ran).isTrue();
     }
 
     /** A holder whose process dies loses its session, as here its session is ended: the next step goes on. */
@@ -137,7 +173,7 @@ class VpcLocksTest extends ApiTest {
     private Held holdLockOf(ProvisioningTarget target, ExecutorService steps) throws InterruptedException {
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<?> step = steps.submit(() -> locks.holding(target, t -> {
+        Future<?> step = steps.submit(() -> locks.holding(target, StepRun.INLINE, t -> {
             holding.countDown();
             try {
                 return release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -165,29 +201,42 @@ class VpcLocksTest extends ApiTest {
                 RecordedInstances.record(instances, like, vpc, subnet)).orElseThrow())).toList();
     }
 
-    /** A step on {@code target} submitted to {@code steps}, once it waits for its VPC's lock. */
+    /** A step on {@code target} submitted to {@code steps}, once it has found its VPC's lock held and waits. */
     private <T> Future<T> waitingBehind(ExecutorService steps, ProvisioningTarget target,
                                         Function<ProvisioningTarget, T> step) throws InterruptedException {
-        Future<T> waiting = steps.submit(() -> locks.holding(target, step));
-        awaitWaitingSession();
+        CountDownLatch paused = new CountDownLatch(1);
+        StepRun patient = new Run(PATIENCE, what -> null, paused);
+        Future<T> waiting = steps.submit(() -> locks.holding(target, patient, step));
+        assertThat(paused.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("it waits for the lock").isTrue();
         return waiting;
+    }
+
+    /** A run that may pause {@code pauseLeft} in its thread, whose earlier waits began {@code since}. */
+    private record Run(Duration pauseLeft, Function<String, Instant> since, CountDownLatch paused) implements StepRun {
+
+        @Override
+        public void beforeCloudChange() {
+        }
+
+        @Override
+        public Instant waitingSince(String what) {
+            return since.apply(what);
+        }
+
+        @Override
+        public Duration inlinePauseLeft() {
+            return pauseLeft;
+        }
+
+        @Override
+        public void pausedInline(Duration pause) {
+            if (paused != null) {
+                paused.countDown();
+            }
+        }
     }
 
     private static String uniqueVpc() {
         return "vpc-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
-    }
-
-    /** Waits until a session waits for an advisory lock. */
-    private void awaitWaitingSession() throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (waitingSessions() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(waitingSessions()).isEqualTo(1);
-    }
-
-    private int waitingSessions() {
-        return jdbc.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
-                .query(Integer.class).single();
     }
 }

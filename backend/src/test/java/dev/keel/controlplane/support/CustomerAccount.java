@@ -68,7 +68,9 @@ public final class CustomerAccount {
         vpcId = ec2.createVpc(b -> b.cidrBlock("10.42.0.0/16")).vpc().vpcId();
         for (int i = 0; i < 3; i++) {
             String zone = REGION + (char) ('a' + i);
-            String cidr = "10.42." + i + ".0/24";
+            // 4,091 addresses each: LocalStack gives back a terminated machine's address only when it forgets the
+            // machine, so a long run (the chaos bench) would use up a /24.
+            String cidr = "10.42." + (16 * i) + ".0/20";
             String subnet = ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId();
             subnets.add(new String[]{zone, subnet});
         }
@@ -83,7 +85,7 @@ public final class CustomerAccount {
 
     /** One more subnet of the account's instance VPC, in {@code zone}; returns its id. */
     public String extraSubnet(String zone) {
-        String cidr = "10.42." + (10 + subnets.size()) + ".0/24";
+        String cidr = "10.42." + (100 + subnets.size()) + ".0/24";
         String subnet = ec2.createSubnet(b -> b.vpcId(vpcId).cidrBlock(cidr).availabilityZone(zone)).subnet().subnetId();
         subnets.add(new String[]{zone, subnet});
         return subnet;

@@ -231,7 +231,7 @@ public class AwsProvisioningDriver implements ProvisioningDriver, AutoCloseable 
                 }
                 // The endpoint is the VPC's: observed and changed under its lock, on the records as they are then.
                 yield found.entry().resource() instanceof S3GatewayEndpoint
-                        ? networkLocks.holding(target, held -> run(found, held, types, true, run))
+                        ? networkLocks.holding(target, run, held -> run(found, held, types, true, run))
                         : run(found, target, types, true, run);
             }
         };
