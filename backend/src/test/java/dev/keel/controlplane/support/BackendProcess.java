@@ -283,7 +283,7 @@ public final class BackendProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            sleep(250);
+            Pause.of(Duration.ofMillis(250));
         }
         process.destroyForcibly();
         throw new IllegalStateException("Backend " + workerId + " was not ready within " + readyWithin.toSeconds() + " s; see " + log);
@@ -294,15 +294,6 @@ public final class BackendProcess implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -122,7 +122,7 @@ public final class CustomerAccount {
             if (stack.stackStatusAsString().contains("FAILED") || stack.stackStatusAsString().contains("ROLLBACK")) {
                 throw new AssertionError("Onboarding stack failed: " + stack.stackStatusReason());
             }
-            sleep();
+            Pause.of(Duration.ofMillis(500));
         }
         throw new AssertionError("Onboarding stack not complete after 60 s");
     }
@@ -278,14 +278,5 @@ public final class CustomerAccount {
 
     private static Filter tagged(String instanceId) {
         return Filter.builder().name("tag:byoc:instance-id").values(instanceId).build();
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

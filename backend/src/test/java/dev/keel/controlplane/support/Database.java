@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,7 +146,7 @@ public final class Database {
                 if (!"42501".equals(e.getSQLState()) || attempt == 20) {
                     throw new IllegalStateException(e);
                 }
-                sleep(250);
+                Pause.of(Duration.ofMillis(250));
             }
         }
     }
@@ -165,14 +166,5 @@ public final class Database {
 
     private static String password() {
         return System.getenv().getOrDefault("KEEL_DB_PASSWORD", "keel");
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
