@@ -71,7 +71,8 @@ class SecurityConfig implements WebMvcConfigurer {
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(OPEN).permitAll()
                         .anyRequest().authenticated())
-                .oauth2ResourceServer(oauth -> oauth.jwt(jwt -> jwt.decoder(new VerifiedTokens(decoder)))
+                .oauth2ResourceServer(oauth -> oauth.bearerTokenResolver(new BearerTokens())
+                        .jwt(jwt -> jwt.decoder(new VerifiedTokens(decoder)))
                         .authenticationEntryPoint(refusals)
                         .accessDeniedHandler(refusals))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(refusals).accessDeniedHandler(refusals))
@@ -92,6 +93,10 @@ class SecurityConfig implements WebMvcConfigurer {
     HttpFirewall firewall() {
         StrictHttpFirewall firewall = new StrictHttpFirewall();
         firewall.setUnsafeAllowAnyHttpMethod(true);
+        PrintableText printable = new PrintableText();
+        firewall.setAllowedHeaderNames(printable);
+        firewall.setAllowedHeaderValues(printable);
+        firewall.setAllowedParameterNames(printable);
         return firewall;
     }
 
