@@ -93,10 +93,9 @@ class SecurityConfig implements WebMvcConfigurer {
     HttpFirewall firewall() {
         StrictHttpFirewall firewall = new StrictHttpFirewall();
         firewall.setUnsafeAllowAnyHttpMethod(true);
-        PrintableText printable = new PrintableText();
-        firewall.setAllowedHeaderNames(printable);
-        firewall.setAllowedHeaderValues(printable);
-        firewall.setAllowedParameterNames(printable);
+        firewall.setAllowedHeaderNames(PrintableText.NAME);
+        firewall.setAllowedHeaderValues(PrintableText.HEADER_VALUE);
+        firewall.setAllowedParameterNames(PrintableText.NAME);
         return firewall;
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 import dev.keel.controlplane.billing.CapacityLedger;
@@ -37,9 +38,11 @@ class InstanceWorkflow implements OperationWorkflow {
     private final ServingGate serving;
     private final JsonMapper json;
     private final CapacityLedger capacity;
+    private final ApplicationEventPublisher events;
 
     InstanceWorkflow(InstanceRepository repository, ProvisioningDriver driver, ProvisioningTargets targets,
-                     AgentBrokerDrain drain, ServingGate serving, JsonMapper json, CapacityLedger capacity) {
+                     AgentBrokerDrain drain, ServingGate serving, JsonMapper json, CapacityLedger capacity,
+                     ApplicationEventPublisher events) {
         this.repository = repository;
         this.driver = driver;
         this.targets = targets;
@@ -47,6 +50,7 @@ class InstanceWorkflow implements OperationWorkflow {
         this.serving = serving;
         this.json = json;
         this.capacity = capacity;
+        this.events = events;
     }
 
     /**
@@ -146,14 +150,19 @@ class InstanceWorkflow implements OperationWorkflow {
         }
     }
 
-    /** Drift the operation converged no longer degrades the instance; broker health takes the condition back. */
+    /**
+     * Drift the operation converged no longer degrades the instance; broker health takes the conditions back at once,
+     * in this transaction, so that {@code Degraded} and {@code AgentsSilent} say the same of the brokers.
+     */
     private void clearDrifted(Instance instance, Operation operation) {
         instance.conditions().stream()
                 .filter(c -> c.type().equals(Condition.DEGRADED) && c.reason().equals(DriftReconciler.DRIFTED))
                 .findFirst()
-                .ifPresent(c -> repository.setCondition(instance, Condition.DEGRADED, "False", "Repaired",
-                        "Operation " + operation.id() + " brought the cloud back to the spec; broker health follows "
-                                + "from the next reports."));
+                .ifPresent(c -> {
+                    repository.setCondition(instance, Condition.DEGRADED, "False", "Repaired",
+                            "Operation " + operation.id() + " brought the cloud back to the spec.");
+                    events.publishEvent(new DriftCleared(instance.id()));
+                });
     }
 
     private void setReady(Instance instance, String status, String reason, String message) {

@@ -18,6 +18,7 @@ import dev.keel.controlplane.instances.BrokerCredentials;
 import dev.keel.controlplane.instances.BrokerState;
 import dev.keel.controlplane.instances.BrokerStates;
 import dev.keel.controlplane.instances.Condition;
+import dev.keel.controlplane.instances.DriftCleared;
 import dev.keel.controlplane.instances.Instance;
 import dev.keel.controlplane.instances.InstanceState;
 import dev.keel.controlplane.instances.Instances;
@@ -90,6 +91,11 @@ class BrokerHealth {
     @EventListener
     void credentialsDelivered(BrokerCredentials.Delivered delivered) {
         evaluate(delivered.instanceId());
+    }
+
+    @EventListener
+    void driftCleared(DriftCleared cleared) {
+        evaluate(cleared.instanceId());
     }
 
     private void evaluate(List<Instance> batch, Instant now) {
