@@ -2,6 +2,7 @@ package dev.keel.controlplane.instances;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /** A status condition in the Kubernetes style: {@code lastTransitionTime} moves only when {@code status} flips. */
@@ -18,8 +19,9 @@ public record Condition(String type, String status, String reason, String messag
     public static final String AGENTS_SILENT = "AgentsSilent";
 
     /**
-     * {@code conditions} with {@code type} set; the transition time is kept when the status does not
-     * change. Returns the same list when nothing changes, so callers can skip the write.
+     * {@code conditions} with {@code type} set, in the order of their types' names whichever changed last, so that
+     * the API, the CLI and the console list them alike every time; the transition time is kept when the status does
+     * not change. Returns the same list when nothing changes, so callers can skip the write.
      */
     static List<Condition> set(List<Condition> conditions, String type, String status, String reason, String message,
                                Instant now) {
@@ -32,6 +34,7 @@ public record Condition(String type, String status, String reason, String messag
         List<Condition> updated = new ArrayList<>(conditions);
         updated.remove(current);
         updated.add(new Condition(type, status, reason, message, transition));
+        updated.sort(Comparator.comparing(Condition::type));
         return List.copyOf(updated);
     }
 }

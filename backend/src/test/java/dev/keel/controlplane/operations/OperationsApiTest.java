@@ -44,8 +44,11 @@ class OperationsApiTest extends ApiTest {
         assertThat(failed.get("steps").get(failed.get("steps").size() - 1).get("state").asString()).isEqualTo("SKIPPED");
         JsonNode instance = api.get("/instances/" + failed.get("instanceId").asString()).json();
         assertThat(instance.get("state").asString()).isEqualTo("FAILED");
-        assertThat(instance.get("conditions").get(0).get("status").asString()).isEqualTo("False");
-        assertThat(instance.get("conditions").get(0).get("reason").asString()).isEqualTo("NO_CLOUD_REQUESTED_FAILURE");
+        assertThat(instance.get("conditions")).anySatisfy(condition -> {
+            assertThat(condition.get("type").asString()).isEqualTo("Ready");
+            assertThat(condition.get("status").asString()).isEqualTo("False");
+            assertThat(condition.get("reason").asString()).isEqualTo("NO_CLOUD_REQUESTED_FAILURE");
+        });
 
         assertThat(new ApiClient("http://localhost:" + managementPort, null).get("/actuator/prometheus").body())
                 .containsPattern("keel_operations_finished_total\\{[^}]*state=\"FAILED\",type=\"CREATE\"");
