@@ -15,18 +15,20 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenResolv
  */
 final class BearerTokens implements BearerTokenResolver {
 
-    private static final String SCHEME = "Bearer ";
+    private static final String SCHEME = "Bearer";
+    /** Where the token begins: after the scheme and one space. */
+    private static final int TOKEN = SCHEME.length() + 1;
 
     @Override
     public String resolve(HttpServletRequest request) {
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (header == null || !header.regionMatches(true, 0, SCHEME.trim(), 0, SCHEME.trim().length())) {
+        if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return null;
         }
-        if (!header.startsWith(" ", SCHEME.length() - 1) || !wellFormed(header, SCHEME.length())) {
+        if (!header.startsWith(" ", SCHEME.length()) || !wellFormed(header, TOKEN)) {
             throw new OAuth2AuthenticationException(BearerTokenErrors.invalidToken("Bearer token is malformed"));
         }
-        return header.substring(SCHEME.length());
+        return header.substring(TOKEN);
     }
 
     /** RFC 6750's b64token from {@code start} on: one or more of {@code A-Z a-z 0-9 - . _ ~ + /}, then {@code =}s. */
