@@ -26,16 +26,6 @@ die() { log "ERROR: $*"; exit 1; }
 
 port_in_use() { timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 
-# Above the local runner's broker ports (20000–32767), which its brokers bind late.
-free_port() {
-  local port
-  for _ in $(seq 50); do
-    port=$((40000 + RANDOM % 10000))
-    port_in_use "$port" || { echo "$port"; return 0; }
-  done
-  die "no free port found"
-}
-
 ensure_chromium() {
   [[ -x ${CHROMIUM_PATH:-/usr/bin/chromium} ]] && return 0
   log "installing Debian's Chromium (apt-get)"
@@ -120,7 +110,7 @@ main() {
   rm -rf "$RUN_DIR/local-runner"
   trap 'stop console; stop local-runner; stop backend' EXIT
   local backend_port
-  backend_port=$(free_port)
+  backend_port=$("$REPO_ROOT/scripts/free-port")
   log "starting the backend on :$backend_port (AWS driver: LocalStack and the FSx emulator)"
   # The registration URL sends buyers on to this run's console; metering and agreement events run every few
   # seconds, and an hour is metered seconds after its end, so the Marketplace test sees an ended hour metered and a

@@ -8,11 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,7 +63,7 @@ func Start(opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	port, err := freePort(root)
 	if err != nil {
 		return nil, err
 	}
@@ -223,13 +223,13 @@ func freshDatabase(stack map[string]string, name string) (string, error) {
 	return "jdbc:postgresql://" + hostPort + "/" + name, nil
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+// freePort asks the same script as the other suites for a port above the kernel's ephemeral range.
+func freePort(root string) (int, error) {
+	out, err := exec.Command(filepath.Join(root, "scripts/free-port")).Output()
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("scripts/free-port: %v", err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 func first(values ...string) string {

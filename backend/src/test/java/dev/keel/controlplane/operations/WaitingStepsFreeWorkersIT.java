@@ -1,7 +1,6 @@
 package dev.keel.controlplane.operations;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import dev.keel.controlplane.support.ApiClient;
 import dev.keel.controlplane.support.BackendProcess;
 import dev.keel.controlplane.support.Fixtures;
+import dev.keel.controlplane.support.FreePorts;
 import dev.keel.controlplane.support.OnboardedAccount;
 import tools.jackson.databind.JsonNode;
 
@@ -39,7 +39,7 @@ class WaitingStepsFreeWorkersIT {
 
     @Test
     void aScaleStartsWithinASecondWhileTwentyCreatesWaitOnFsx() throws Exception {
-        int port = freePort();
+        int port = FreePorts.any();
         Path log = Path.of("target", "it-logs", "fsx-realistic-emulator.log");
         Files.createDirectories(log.getParent());
         Process emulator = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-jar",
@@ -126,12 +126,6 @@ class WaitingStepsFreeWorkersIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

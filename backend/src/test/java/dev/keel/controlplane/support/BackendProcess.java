@@ -3,7 +3,6 @@ package dev.keel.controlplane.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,7 +57,7 @@ public final class BackendProcess implements AutoCloseable {
      */
     public static BackendProcess start(String workerId, Map<String, String> environment, Duration readyWithin,
                                        String cpus) {
-        return start(workerId, environment, freePort(), freePort(), readyWithin, cpus);
+        return start(workerId, environment, FreePorts.any(), FreePorts.any(), readyWithin, cpus);
     }
 
     /**
@@ -287,13 +286,5 @@ public final class BackendProcess implements AutoCloseable {
         }
         process.destroyForcibly();
         throw new IllegalStateException("Backend " + workerId + " was not ready within " + readyWithin.toSeconds() + " s; see " + log);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
