@@ -170,25 +170,34 @@ public final class BackendProcess implements AutoCloseable {
         return "http://localhost:" + port;
     }
 
-    /**
-     * The value of the first Prometheus sample named {@code name} whose labels include each of {@code labels} (as
-     * exposed, e.g. {@code outcome="unauthorized"}), or NaN when there is none.
-     */
-    public double metric(String name, String... labels) {
+    /** The backend's metrics as a Prometheus server scrapes them (text exposition format). */
+    public String scrape() {
         try {
-            String exposed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://localhost:" + managementPort + "/actuator/prometheus")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
-            return exposed.lines()
-                    .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
-                    .filter(line -> java.util.Arrays.stream(labels).allMatch(line::contains)).findFirst()
-                    .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).orElse(Double.NaN);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The value of the first Prometheus sample named {@code name} whose labels include each of {@code labels} (as
+     * exposed, e.g. {@code outcome="unauthorized"}), or NaN when there is none.
+     */
+    public double metric(String name, String... labels) {
+        return sample(scrape(), name, labels);
+    }
+
+    /** As {@link #metric(String, String...)}, read from a scrape already made. */
+    public static double sample(String scrape, String name, String... labels) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
+                .filter(line -> java.util.Arrays.stream(labels).allMatch(line::contains)).findFirst()
+                .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).orElse(Double.NaN);
     }
 
     /** CPU time the process has used so far (user and system), from {@code /proc}. */

@@ -34,7 +34,8 @@ public final class FreePorts {
 
     private static int ephemeralRangeEnd() {
         try {
-            String[] range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
+            // One line, "first last"; Files.readString stops short on procfs, whose files report a size of 0.
+            String[] range = Files.readAllLines(EPHEMERAL_RANGE).getFirst().trim().split("\\s+");
             return Integer.parseInt(range[1]);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
