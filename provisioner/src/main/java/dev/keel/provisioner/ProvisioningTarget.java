@@ -68,6 +68,11 @@ public record ProvisioningTarget(UUID instanceId, String instanceName, String re
      * makes the template; a null URL falls back to the driver's configuration.
      */
     public record Agent(BootImage boot, String ingestUrl, String ingestToken) {
+
+        @Override
+        public String toString() {
+            return "Agent[boot=" + boot + ", ingestUrl=" + ingestUrl + ", ingestToken=(redacted)]";
+        }
     }
 
     public BootImage boot() {

@@ -14,5 +14,10 @@ public interface DefaultKafkaUser {
     Optional<AdminCredentials> createFor(Caller caller, Instance instance);
 
     record AdminCredentials(String username, String password) {
+
+        @Override
+        public String toString() {
+            return "AdminCredentials[username=" + username + ", password=(redacted)]";
+        }
     }
 }

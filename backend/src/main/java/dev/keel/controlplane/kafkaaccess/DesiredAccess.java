@@ -30,6 +30,11 @@ class DesiredAccess {
     }
 
     record User(String name, int credentialVersion, String password) {
+
+        @Override
+        public String toString() {
+            return "User[name=" + name + ", credentialVersion=" + credentialVersion + ", password=(redacted)]";
+        }
     }
 
     record Acl(UUID id, String principal, String host, String resourceType, String resourceName, String patternType,

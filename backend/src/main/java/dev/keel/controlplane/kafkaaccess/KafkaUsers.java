@@ -44,6 +44,11 @@ class KafkaUsers {
     }
 
     record Credentials(KafkaUser user, String password) {
+
+        @Override
+        public String toString() {
+            return "Credentials[user=" + user + ", password=(redacted)]";
+        }
     }
 
     Page<KafkaUser> list(Caller caller, UUID instanceId, String cursor, Integer limit) {
