@@ -5,11 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.UUID;
 
-import javax.sql.DataSource;
-
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.stereotype.Component;
+
+import dev.keel.controlplane.shared.LockSessions;
 
 /**
  * The claims this process's requests hold, each as a PostgreSQL advisory lock on its holder, all in one session of the
@@ -22,12 +20,11 @@ import org.springframework.stereotype.Component;
 @Component
 class ProcessHolds {
 
-    private final DataSource sessions;
+    private final LockSessions sessions;
     private Connection session;
 
-    ProcessHolds(@Value("${spring.datasource.url}") String url, @Value("${spring.datasource.username}") String username,
-                 @Value("${spring.datasource.password}") String password) {
-        this.sessions = new DriverManagerDataSource(url, username, password);
+    ProcessHolds(LockSessions sessions) {
+        this.sessions = sessions;
     }
 
     /** The lock of the claim whose holder the SQL expression {@code holder} (text) names. */
@@ -63,7 +60,7 @@ class ProcessHolds {
 
     private void run(String sql, UUID holder) throws SQLException {
         if (session == null) {
-            session = sessions.getConnection();
+            session = sessions.open();
         }
         try (PreparedStatement statement = session.prepareStatement(sql)) {
             statement.setString(1, holder.toString());

@@ -7,12 +7,9 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.function.Function;
 
-import javax.sql.DataSource;
-
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.stereotype.Component;
 
+import dev.keel.controlplane.shared.LockSessions;
 import dev.keel.provisioner.NetworkLocks;
 import dev.keel.provisioner.ProvisioningTarget;
 
@@ -27,12 +24,11 @@ import dev.keel.provisioner.ProvisioningTarget;
 @Component
 class VpcLocks implements NetworkLocks {
 
-    private final DataSource sessions;
+    private final LockSessions sessions;
     private final InstanceRepository instances;
 
-    VpcLocks(@Value("${spring.datasource.url}") String url, @Value("${spring.datasource.username}") String username,
-             @Value("${spring.datasource.password}") String password, InstanceRepository instances) {
-        this.sessions = new DriverManagerDataSource(url, username, password);
+    VpcLocks(LockSessions sessions, InstanceRepository instances) {
+        this.sessions = sessions;
         this.instances = instances;
     }
 
@@ -54,7 +50,7 @@ class VpcLocks implements NetworkLocks {
     private Connection lockedIfFree(String vpc) {
         Connection session = null;
         try {
-            session = sessions.getConnection();
+            session = sessions.open();
             try (PreparedStatement lock = session.prepareStatement(
                     "SELECT pg_try_advisory_lock(hashtextextended(?, 0))")) {
                 lock.setString(1, "vpc:" + vpc);
