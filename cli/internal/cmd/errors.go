@@ -75,18 +75,19 @@ func (a *app) report(err error) {
 
 // kindHints say what to do about the kinds of problem where the status alone does not tell.
 var kindHints = map[string]string{
-	"not-a-member":               "'keel organizations me' lists your organizations; pass one of them to --org.",
-	"name-taken":                 "choose another name, or look at the existing one with the matching get command.",
-	"cloud-account-in-use":       "delete the instances that use it first: 'keel instances list'.",
-	"deletion-protected":         "turn deletion protection off first: 'keel instances update NAME --deletion-protection=false'.",
-	"cloud-account-not-verified": "fix the role, then 'keel cloud-accounts verify NAME'.",
-	"replacement-required":       "create a new instance with the new spec and move clients to it.",
-	"subscription-ended":         "renew the subscription on AWS Marketplace; scaling down and deleting still work.",
-	"entitlement-exceeded":       "scale another instance down, or raise the contract's aku entitlement on AWS Marketplace.",
-	"trial-limit-exceeded":       "subscribe to Keel on AWS Marketplace and link the subscription to this organization.",
-	"budget-exceeded":            "'keel billing budget get' shows the guardrails; an admin can raise them with 'keel billing budget set'.",
-	"listener-unauthenticated":   "Kafka users, ACLs and a CA certificate need an instance created with SASL_SSL listeners (the default).",
-	"acl-exists":                 "the same ACL is already recorded: 'keel acls list --instance NAME --principal PRINCIPAL' shows it.",
+	"not-a-member":                    "'keel organizations me' lists your organizations; pass one of them to --org.",
+	"name-taken":                      "choose another name, or look at the existing one with the matching get command.",
+	"cloud-account-in-use":            "delete the instances that use it first: 'keel instances list'.",
+	"deletion-protected":              "turn deletion protection off first: 'keel instances update NAME --deletion-protection=false'.",
+	"cloud-account-not-verified":      "fix the role, then 'keel cloud-accounts verify NAME'.",
+	"replacement-required":            "create a new instance with the new spec and move clients to it.",
+	"subscription-ended":              "renew the subscription on AWS Marketplace; scaling down and deleting still work.",
+	"entitlement-exceeded":            "scale another instance down, or raise the contract's aku entitlement on AWS Marketplace.",
+	"trial-limit-exceeded":            "subscribe to Keel on AWS Marketplace and link the subscription to this organization.",
+	"budget-exceeded":                 "'keel billing budget get' shows the guardrails; an admin can raise them with 'keel billing budget set'.",
+	"listener-unauthenticated":        "Kafka users, ACLs and a CA certificate need an instance created with SASL_SSL listeners (the default).",
+	"acl-exists":                      "the same ACL is already recorded: 'keel acls list --instance NAME --principal PRINCIPAL' shows it.",
+	"too-many-failed-authentications": "too many refused tokens came from this address lately: wait as long as the error says, then sign in again with 'keel login'.",
 }
 
 // statusHints say what to do about a problem by its status.

@@ -16,7 +16,9 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -63,19 +65,23 @@ class SecurityConfig implements WebMvcConfigurer {
 
     @Bean
     @Order(2)
-    SecurityFilterChain api(HttpSecurity http, Organizations organizations, ProblemWriter problems, JwtDecoder decoder)
-            throws Exception {
-        ProblemEntryPoint refusals = new ProblemEntryPoint(problems);
+    SecurityFilterChain api(HttpSecurity http, Organizations organizations, ProblemWriter problems, JwtDecoder decoder,
+                            FailedAuthentications failures) throws Exception {
+        ProblemEntryPoint refusals = new ProblemEntryPoint(problems, failures);
+        BearerTokens bearerTokens = new BearerTokens();
+        VerifiedTokens verifiedTokens = new VerifiedTokens(decoder);
         http.csrf(csrf -> csrf.disable())
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers(OPEN).permitAll()
                         .anyRequest().authenticated())
-                .oauth2ResourceServer(oauth -> oauth.bearerTokenResolver(new BearerTokens())
-                        .jwt(jwt -> jwt.decoder(new VerifiedTokens(decoder)))
+                .oauth2ResourceServer(oauth -> oauth.bearerTokenResolver(bearerTokens)
+                        .jwt(jwt -> jwt.decoder(verifiedTokens))
                         .authenticationEntryPoint(refusals)
                         .accessDeniedHandler(refusals))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(refusals).accessDeniedHandler(refusals))
+                .addFilterBefore(new AuthenticationThrottle(bearerTokens, verifiedTokens, failures, problems),
+                        BearerTokenAuthenticationFilter.class)
                 .addFilterAfter(new CallerFilter(organizations, problems), BearerTokenAuthenticationFilter.class);
         return http.build();
     }
@@ -114,17 +120,30 @@ class SecurityConfig implements WebMvcConfigurer {
         resolvers.add(new CallerArgumentResolver());
     }
 
-    /** 401 and 403 from the security layer, as problem documents with the standard challenge header. */
-    private record ProblemEntryPoint(ProblemWriter problems) implements AuthenticationEntryPoint, AccessDeniedHandler {
+    /**
+     * 401 and 403 from the security layer, as problem documents with the standard challenge header. Every refused token
+     * gets the same answer: why it was refused (its algorithm, signature, expiry) is logged, not told to whoever sent it.
+     */
+    private record ProblemEntryPoint(ProblemWriter problems, FailedAuthentications failures)
+            implements AuthenticationEntryPoint, AccessDeniedHandler {
 
+        private static final String DETAIL = "Send a valid bearer token from the identity provider.";
         private static final BearerTokenAuthenticationEntryPoint CHALLENGE = new BearerTokenAuthenticationEntryPoint();
+        private static final InvalidBearerTokenException REFUSED = new InvalidBearerTokenException("The token was refused");
 
         @Override
         public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
                 throws IOException {
-            CHALLENGE.commence(request, response, e);
-            problems.write(request, response, ProblemType.UNAUTHORIZED,
-                    "Send a valid bearer token from the identity provider (" + e.getMessage() + ").", List.of());
+            // A token sent and refused; a request without one (InsufficientAuthenticationException) is no attempt.
+            if (e instanceof OAuth2AuthenticationException) {
+                log.info("Refused the bearer token of {} {} from {}: {}", request.getMethod(), request.getRequestURI(),
+                        request.getRemoteAddr(), e.getMessage());
+                failures.record(request.getRemoteAddr());
+                CHALLENGE.commence(request, response, REFUSED);
+            } else {
+                CHALLENGE.commence(request, response, e);
+            }
+            problems.write(request, response, ProblemType.UNAUTHORIZED, DETAIL, List.of());
         }
 
         @Override

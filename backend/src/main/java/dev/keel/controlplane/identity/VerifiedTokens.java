@@ -29,11 +29,16 @@ final class VerifiedTokens implements JwtDecoder {
         this.decoder = decoder;
     }
 
+    /** Whether {@code token} was accepted and has not expired since: {@link #decode} would answer it without a check. */
+    boolean accepted(String token) {
+        return known(token, Instant.now()) != null;
+    }
+
     @Override
     public Jwt decode(String token) throws JwtException {
         Instant now = Instant.now();
-        Jwt known = accepted.get(token);
-        if (known != null && now.isBefore(known.getExpiresAt())) {
+        Jwt known = known(token, now);
+        if (known != null) {
             return known;
         }
         Jwt jwt = decoder.decode(token);
@@ -48,5 +53,11 @@ final class VerifiedTokens implements JwtDecoder {
             accepted.put(token, jwt);
         }
         return jwt;
+    }
+
+    /** The token as accepted before, if it has not expired by {@code now}; else null. */
+    private Jwt known(String token, Instant now) {
+        Jwt kept = accepted.get(token);
+        return kept != null && now.isBefore(kept.getExpiresAt()) ? kept : null;
     }
 }

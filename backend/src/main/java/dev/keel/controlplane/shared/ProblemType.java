@@ -50,6 +50,8 @@ public enum ProblemType {
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", HttpStatus.UNPROCESSABLE_CONTENT,
             "Idempotency key reused with a different request"),
     PRECONDITION_REQUIRED("precondition-required", HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
+    TOO_MANY_FAILED_AUTHENTICATIONS("too-many-failed-authentications", HttpStatus.TOO_MANY_REQUESTS,
+            "Too many refused tokens from this address"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
     CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later");
 

@@ -1,6 +1,7 @@
 package dev.keel.controlplane.support;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,34 +20,40 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ApiClient {
 
     private static final JsonMapper json = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http;
     private final String base;
     // Asked for each request: a test can outlast an access token, and Tokens renews it.
     private final Supplier<String> token;
     private final Map<String, String> headers;
 
     public ApiClient(String base, String token) {
-        this(base, () -> token, Map.of());
+        this(base, () -> token, Map.of(), HttpClient.newHttpClient());
     }
 
-    private ApiClient(String base, Supplier<String> token, Map<String, String> headers) {
+    private ApiClient(String base, Supplier<String> token, Map<String, String> headers, HttpClient http) {
         this.base = base;
         this.token = token;
         this.headers = headers;
+        this.http = http;
     }
 
     public ApiClient as(String username) {
-        return new ApiClient(base, () -> Tokens.of(username), headers);
+        return new ApiClient(base, () -> Tokens.of(username), headers, http);
     }
 
     public ApiClient withToken(String token) {
-        return new ApiClient(base, () -> token, headers);
+        return new ApiClient(base, () -> token, headers, http);
     }
 
     public ApiClient header(String name, String value) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
-        return new ApiClient(base, token, more);
+        return new ApiClient(base, token, more, http);
+    }
+
+    /** Sending from {@code address}: any of 127.0.0.0/8 reaches the API on loopback, as a client address of its own. */
+    public ApiClient from(InetAddress address) {
+        return new ApiClient(base, token, headers, HttpClient.newBuilder().localAddress(address).build());
     }
 
     public Response get(String path) {
