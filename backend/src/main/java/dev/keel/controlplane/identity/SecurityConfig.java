@@ -30,7 +30,6 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-import dev.keel.controlplane.shared.FieldError;
 import dev.keel.controlplane.shared.ProblemType;
 import dev.keel.controlplane.shared.ProblemWriter;
 
@@ -110,8 +109,7 @@ class SecurityConfig implements WebMvcConfigurer {
         return (request, response, e) -> {
             log.warn("Refused {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
             problems.write(request, response, ProblemType.MALFORMED_REQUEST, e.getMessage(),
-                    List.of(new FieldError("path", "is not a path this API accepts: no encoded slashes, dot segments, "
-                            + "';' parameters, '//' or control characters")));
+                    List.of(RejectedRequests.fieldOf(e.getMessage())));
         };
     }
 
