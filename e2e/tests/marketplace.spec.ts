@@ -75,7 +75,7 @@ test.afterAll(async () => {
   expectNoMisses(seen);
 });
 
-test('a buyer comes from AWS Marketplace, signs in, links the subscription to acme, and it turns active', async () => {
+test('a buyer comes from AWS Marketplace, signs in, links the subscription to acme, and it turns active', async ({ browser }) => {
   // What AWS Marketplace does when a buyer subscribes: a registration token, with the contract's aku entitlement.
   const minted = await emulatorCall<{ registrationToken: string; customerAWSAccountId: string }>('POST', 'registrations', {
     productCode: PRODUCT,
@@ -86,6 +86,17 @@ test('a buyer comes from AWS Marketplace, signs in, links the subscription to ac
   await registration.arriveFromMarketplace(`${env('E2E_BACKEND_URL')}/marketplace/register`, minted.registrationToken);
   await registration.signIn('acme-admin');
   await expect(registration.account()).toHaveText(buyerAccount);
+
+  // The same address in another browser, even for the same admin, shows nothing of the registration: it is bound to
+  // the browser AWS sent (its cookie).
+  const otherBrowser = await browser.newContext({ viewport: LAPTOP });
+  const elsewhere = new RegistrationPage(await otherBrowser.newPage());
+  await elsewhere.open(page.url());
+  await elsewhere.signIn('acme-admin');
+  await expect(elsewhere.state()).toContainText('This registration was opened in another browser');
+  await expect(elsewhere.account()).toHaveCount(0);
+  await otherBrowser.close();
+
   await registration.link();
 
   const billing = new BillingPage(page);

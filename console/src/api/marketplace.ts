@@ -5,12 +5,16 @@ export const marketplaceKeys = {
   registration: (reference: string) => ['marketplace', 'registration', reference] as const,
 };
 
-/** The Marketplace buyer a registration reference stands for, for the signed-in user to confirm. */
-export function useRegistration(reference: string | null) {
+/**
+ * The Marketplace buyer a registration reference stands for, for an admin to confirm. The API reads it only with the
+ * cookie the registration URL gave this browser: the console calls the API on its own origin (the Vite proxy in
+ * development, one host behind the ingress in a deployment), so fetch sends it by itself.
+ */
+export function useRegistration(reference: string | null, enabled: boolean) {
   const client = useApiClient();
   return useQuery({
     queryKey: marketplaceKeys.registration(reference ?? ''),
-    enabled: reference !== null,
+    enabled: reference !== null && enabled,
     queryFn: async () =>
       (await call(client.GET('/marketplace/registrations/{reference}', { params: { path: { reference: reference! } } })))
         .data,

@@ -53,17 +53,21 @@ describe('registration from AWS Marketplace', () => {
     expect(post.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('tells a non-admin who can link it, and offers no button', async () => {
-    renderRegister('editor', fakeApi({ [`GET /marketplace/registrations/${reference}`]: registration }));
+  it('tells a non-admin who can see and link it, without asking the API, and offers no button', async () => {
+    const api = fakeApi({});
+    renderRegister('editor', api);
 
     await waitFor(() => expect(screen.getByTestId('register-state').textContent).toContain('Only an admin of acme'));
     expect(screen.getByTestId('register-state').textContent).toContain('You are editor in acme');
+    expect(screen.getByTestId('register-state').textContent).toContain('sign in here as an admin of acme');
     expect(screen.queryByTestId('register-link')).toBeNull();
+    expect(screen.queryByTestId('register-account')).toBeNull();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('offers the other organizations the user administers, and comes back to the same registration there', async () => {
     const switched: [string, string | undefined][] = [];
-    renderRegister('editor', fakeApi({ [`GET /marketplace/registrations/${reference}`]: registration }), undefined, {
+    renderRegister('editor', fakeApi({}), undefined, {
       memberships: [
         { slug: 'acme', role: 'editor' },
         { slug: 'acme-labs', role: 'admin' },
@@ -72,7 +76,7 @@ describe('registration from AWS Marketplace', () => {
       switchOrganization: (slug, path) => switched.push([slug, path]),
     });
 
-    await waitFor(() => expect(screen.getByTestId('register-account')).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId('register-state')).toBeTruthy());
     const select = createWrapper(document.body).findSelect('[data-testid="register-organization"]')!;
     act(() => select.openDropdown());
     expect(select.findDropdown().findOptions().map((o) => o.getElement().textContent)).toEqual(['acme-labs']);
@@ -87,6 +91,18 @@ describe('registration from AWS Marketplace', () => {
     }));
 
     await waitFor(() => expect(screen.getByTestId('register-state').textContent).toContain('This registration has expired'));
+    expect(screen.getByTestId('register-state').textContent).toContain('Set up your account again');
+    expect(screen.queryByTestId('register-link')).toBeNull();
+  });
+
+  it('says a registration opened in another browser belongs to the browser AWS sent, and how to start again here', async () => {
+    renderRegister('admin', fakeApi({
+      [`GET /marketplace/registrations/${reference}`]: () =>
+        problem(403, 'registration-other-browser', 'This registration can be seen and linked only in the browser AWS Marketplace sent to Keel with it.'),
+    }));
+
+    await waitFor(() => expect(screen.getByTestId('register-state').textContent).toContain('opened in another browser'));
+    expect(screen.getByTestId('register-state').textContent).toContain('only in the browser AWS Marketplace sent');
     expect(screen.getByTestId('register-state').textContent).toContain('Set up your account again');
     expect(screen.queryByTestId('register-link')).toBeNull();
   });

@@ -20,22 +20,35 @@ import { strings } from '../i18n/strings';
 const r = strings.register;
 
 /**
- * Where the registration URL sends a buyer from AWS Marketplace (`/register?reference=…`), signed in by then: the
- * subscription the reference stands for, and for an organization admin the button that links it.
+ * Where the registration URL sends a buyer from AWS Marketplace (`/register?reference=…`), signed in by then: for an
+ * organization admin, the subscription the reference stands for and the button that links it. Only an admin may read
+ * it, so anyone else is told who can, without asking the API.
  */
 export default function RegisterPage() {
   const [params] = useSearchParams();
   const reference = params.get('reference');
-  const registration = useRegistration(reference);
-  const link = useLinkRegistration();
   const session = useSession();
+  const isAdmin = session.role === 'admin';
+  const registration = useRegistration(reference, isAdmin);
+  const link = useLinkRegistration();
   const navigate = useNavigate();
   const { notify } = useNotifications();
   const org = session.organization.slug;
-  const isAdmin = session.role === 'admin';
   // The reference goes along, so the page comes back in the organization chosen.
   const elsewhere = session.organization.memberships.filter((m) => m.role === 'admin' && m.slug !== org);
   const switchTo = (slug: string) => session.switchOrganization(slug, `/register?reference=${encodeURIComponent(reference!)}`);
+
+  const otherOrganizations = elsewhere.length > 0 && (
+    <FormField label={r.otherOrganization} description={r.otherOrganizationHint}>
+      <Select
+        data-testid="register-organization"
+        selectedOption={null}
+        placeholder={r.chooseOrganization}
+        options={elsewhere.map((m) => ({ value: m.slug, label: m.slug }))}
+        onChange={({ detail }) => switchTo(detail.selectedOption.value!)}
+      />
+    </FormField>
+  );
 
   const linkIt = () =>
     link.mutate(reference!, {
@@ -57,6 +70,13 @@ export default function RegisterPage() {
             <Alert type="error" header={r.noReference} data-testid="register-state">
               {r.startAgain}
             </Alert>
+          ) : !isAdmin ? (
+            <>
+              <Alert type="info" header={r.adminOnly(org)} data-testid="register-state">
+                {r.adminOnlyBody(org, session.role)}
+              </Alert>
+              {otherOrganizations}
+            </>
           ) : registration.error ? (
             <Unavailable error={registration.error} onRetry={() => void registration.refetch()} />
           ) : !registration.data ? (
@@ -74,36 +94,20 @@ export default function RegisterPage() {
                   ]}
                 />
               </Container>
-              {elsewhere.length > 0 && (
-                <FormField label={r.otherOrganization} description={r.otherOrganizationHint}>
-                  <Select
-                    data-testid="register-organization"
-                    selectedOption={null}
-                    placeholder={r.chooseOrganization}
-                    options={elsewhere.map((m) => ({ value: m.slug, label: m.slug }))}
-                    onChange={({ detail }) => switchTo(detail.selectedOption.value!)}
-                  />
-                </FormField>
-              )}
-              {isAdmin ? (
-                <Container header={<Header variant="h2">{r.linkTo(org)}</Header>}>
-                  <SpaceBetween size="m">
-                    <Box variant="p">{r.linkExplained(org)}</Box>
-                    {link.error && (
-                      <Alert type="error" header={r.linkFailed} data-testid="register-link-error">
-                        <ErrorDetail error={link.error} />
-                      </Alert>
-                    )}
-                    <Button variant="primary" data-testid="register-link" loading={link.isPending} onClick={linkIt}>
-                      {r.link}
-                    </Button>
-                  </SpaceBetween>
-                </Container>
-              ) : (
-                <Alert type="info" header={r.adminOnly(org)} data-testid="register-state">
-                  {r.adminOnlyBody(org, session.role)}
-                </Alert>
-              )}
+              {otherOrganizations}
+              <Container header={<Header variant="h2">{r.linkTo(org)}</Header>}>
+                <SpaceBetween size="m">
+                  <Box variant="p">{r.linkExplained(org)}</Box>
+                  {link.error && (
+                    <Alert type="error" header={r.linkFailed} data-testid="register-link-error">
+                      <ErrorDetail error={link.error} />
+                    </Alert>
+                  )}
+                  <Button variant="primary" data-testid="register-link" loading={link.isPending} onClick={linkIt}>
+                    {r.link}
+                  </Button>
+                </SpaceBetween>
+              </Container>
             </>
           )}
         </SpaceBetween>
@@ -112,10 +116,14 @@ export default function RegisterPage() {
   );
 }
 
-/** A reference that is used, expired or unknown says so, with what to do; anything else can be retried. */
+/**
+ * A reference that is used, expired, unknown or another browser's says so, with what to do; anything else can be
+ * retried.
+ */
 function Unavailable({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const kind = error instanceof ApiError ? (error.status === 404 ? 'not-found' : error.kind) : undefined;
-  const known = kind === 'registration-used' || kind === 'registration-expired' || kind === 'not-found';
+  const known =
+    kind === 'registration-used' || kind === 'registration-expired' || kind === 'registration-other-browser' || kind === 'not-found';
   if (!known) return <LoadError header={r.loadFailed} error={error} onRetry={onRetry} />;
   return (
     <Alert type={kind === 'registration-used' ? 'info' : 'warning'} header={r.states[kind]} data-testid="register-state">

@@ -704,9 +704,9 @@ export const strings = {
     link: 'Link subscription',
     linked: (org: string) => `The AWS Marketplace subscription is linked to ${org}.`,
     linkFailed: 'The subscription could not be linked',
-    adminOnly: (org: string) => `Only an admin of ${org} can link a subscription`,
+    adminOnly: (org: string) => `Only an admin of ${org} can see and link a subscription`,
     adminOnlyBody: (org: string, role: string) =>
-      `You are ${role} in ${org}. Send this page's address to an admin of ${org}, or link it to an organization you administer.`,
+      `You are ${role} in ${org}. The registration opens only in this browser, the one AWS Marketplace sent here: sign in here as an admin of ${org}, link it to an organization you administer, or ask an admin to choose Set up your account on AWS Marketplace.`,
     noReference: 'This page needs the link AWS Marketplace sent you here with',
     startAgain:
       'Go back to AWS Marketplace, open your subscription to Keel (Your Marketplace software) and choose Set up your account again.',
@@ -714,6 +714,7 @@ export const strings = {
     states: {
       'registration-used': 'This subscription is already linked',
       'registration-expired': 'This registration has expired',
+      'registration-other-browser': 'This registration was opened in another browser',
       'not-found': 'This registration does not exist',
     },
   },

@@ -259,8 +259,17 @@ export class RegistrationPage {
     await this.page.waitForURL(/\/register\?reference=[0-9a-f-]{36}$/);
   }
 
+  /** The console's registration page at `url`, as a link someone was sent opens it. */
+  async open(url: string) {
+    await this.page.goto(url);
+  }
+
   account() {
     return this.page.getByTestId('register-account');
+  }
+
+  state() {
+    return this.page.getByTestId('register-state');
   }
 
   async link() {

@@ -58,21 +58,30 @@ class MarketplaceRegistrations {
         this.answers = answers;
     }
 
-    /** Keeps the buyer for {@code keel.marketplace.registration-lifetime} and answers its reference. */
-    UUID keep(Buyer buyer) {
+    /**
+     * Keeps the buyer for {@code keel.marketplace.registration-lifetime} and answers its reference, with the secret of
+     * the browser it is bound to.
+     */
+    Kept keep(Buyer buyer) {
         Instant now = clock.instant();
         jdbc.sql("DELETE FROM marketplace_registrations WHERE expires_at < ?")
                 .param(Timestamp.from(now.minus(KEPT_AFTER_EXPIRY))).update();
         UUID reference = UUID.randomUUID();
+        String browserSecret = RegistrationBrowser.newSecret();
         jdbc.sql("""
                         INSERT INTO marketplace_registrations (reference, product_code, customer_aws_account_id,
-                                                               license_arn, customer_identifier, created_at, expires_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                                                               license_arn, customer_identifier, created_at, expires_at,
+                                                               browser_secret_sha256)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                 .params(reference, buyer.productCode(), buyer.customerAwsAccountId(), buyer.licenseArn(),
-                        buyer.customerIdentifier(), Timestamp.from(now), Timestamp.from(now.plus(lifetime)))
+                        buyer.customerIdentifier(), Timestamp.from(now), Timestamp.from(now.plus(lifetime)),
+                        RegistrationBrowser.sha256(browserSecret))
                 .update();
-        return reference;
+        return new Kept(reference, browserSecret, lifetime);
+    }
+
+    record Kept(UUID reference, String browserSecret, Duration lifetime) {
     }
 
     /** Whether the buyer's licence (or, on an older listing, the customer) already pays for an organization. */
@@ -80,22 +89,23 @@ class MarketplaceRegistrations {
         return linkedLicence(buyer.productCode(), buyer.licenseArn(), buyer.customerIdentifier());
     }
 
-    /** The registration a signed-in user is asked to confirm; a used or expired one is refused as such. */
-    MarketplaceRegistration get(Caller caller, UUID reference) {
+    /**
+     * The registration an admin is asked to confirm, in the browser it is bound to ({@code browserSecret} is that
+     * browser's cookie, null without one); a used or expired one is refused as such.
+     */
+    MarketplaceRegistration get(Caller caller, UUID reference, String browserSecret) {
+        refuseUnlessAdmin(caller, "Seeing a Marketplace registration in ");
         MarketplaceRegistration registration = find(reference, false)
-                .orElseThrow(() -> unknown(reference));
+                .orElseThrow(() -> unknown(reference)).in(browserSecret);
         refuseUsedOrExpired(caller, registration);
         return registration;
     }
 
-    MarketplaceRegistration link(Caller caller, UUID reference) {
-        if (caller.role() != Role.ADMIN) {
-            throw ApiException.of(ProblemType.FORBIDDEN, "reference", "Linking a subscription to " + caller.organizationSlug()
-                    + " needs the admin role; you are " + caller.role().wireName() + " in " + caller.organizationSlug()
-                    + ". Ask an admin of " + caller.organizationSlug() + " to open the same registration link.");
-        }
+    MarketplaceRegistration link(Caller caller, UUID reference, String browserSecret) {
+        refuseUnlessAdmin(caller, "Linking a subscription to ");
         MarketplaceRegistration linked = transactions.execute(status -> {
-            MarketplaceRegistration registration = find(reference, true).orElseThrow(() -> unknown(reference));
+            MarketplaceRegistration registration = find(reference, true).orElseThrow(() -> unknown(reference))
+                    .in(browserSecret);
             refuseUsedOrExpired(caller, registration);
             if (alreadyLinked(registration)) {
                 throw licenceLinked();
@@ -137,6 +147,19 @@ class MarketplaceRegistrations {
         return linked;
     }
 
+    /**
+     * A registration says which subscription pays for whom, and linking it decides that: only an admin of the
+     * organization it would be (or was) linked to may see or link it.
+     */
+    private static void refuseUnlessAdmin(Caller caller, String doing) {
+        if (caller.role() != Role.ADMIN) {
+            String org = caller.organizationSlug();
+            throw ApiException.of(ProblemType.FORBIDDEN, "reference", doing + org + " needs the admin role; you are "
+                    + caller.role().wireName() + " in " + org + ". Sign in as an admin of " + org + " in the browser "
+                    + "that came from AWS Marketplace, or ask one to choose Set up your account there.");
+        }
+    }
+
     private boolean alreadyLinked(MarketplaceRegistration registration) {
         return linkedLicence(registration.productCode(), registration.licenseArn(), registration.customerIdentifier());
     }
@@ -173,7 +196,7 @@ class MarketplaceRegistrations {
         }
     }
 
-    private Optional<MarketplaceRegistration> find(UUID reference, boolean forUpdate) {
+    private Optional<Stored> find(UUID reference, boolean forUpdate) {
         return jdbc.sql("""
                         SELECT * FROM marketplace_registrations WHERE reference = ?
                         """ + (forUpdate ? " FOR UPDATE" : ""))
@@ -182,12 +205,34 @@ class MarketplaceRegistrations {
                 .optional();
     }
 
-    private static MarketplaceRegistration registration(ResultSet rs, int row) throws SQLException {
+    private static Stored registration(ResultSet rs, int row) throws SQLException {
         Timestamp usedAt = rs.getTimestamp("used_at");
-        return new MarketplaceRegistration(rs.getObject("reference", UUID.class), rs.getString("customer_aws_account_id"),
-                rs.getString("license_arn"), rs.getString("customer_identifier"), rs.getString("product_code"),
-                rs.getTimestamp("expires_at").toInstant(), rs.getObject("subscription_id", UUID.class),
-                usedAt == null ? null : usedAt.toInstant());
+        return new Stored(new MarketplaceRegistration(rs.getObject("reference", UUID.class),
+                rs.getString("customer_aws_account_id"), rs.getString("license_arn"), rs.getString("customer_identifier"),
+                rs.getString("product_code"), rs.getTimestamp("expires_at").toInstant(),
+                rs.getObject("subscription_id", UUID.class), usedAt == null ? null : usedAt.toInstant()),
+                rs.getBytes("browser_secret_sha256"));
+    }
+
+    /** A registration as kept, with the hash of its browser's secret, which is never shown. */
+    private record Stored(MarketplaceRegistration registration, byte[] browserSecretSha256) {
+
+        /**
+         * The registration, when {@code browserSecret} is its browser's; refused before anything else is said of it
+         * (used, expired), which is its browser's business.
+         */
+        MarketplaceRegistration in(String browserSecret) {
+            if (!RegistrationBrowser.matches(browserSecret, browserSecretSha256)) {
+                throw ApiException.of(ProblemType.REGISTRATION_OTHER_BROWSER, "reference", "This registration can be "
+                        + "seen and linked only in the browser AWS Marketplace sent to Keel with it"
+                        + (browserSecret == null ? ", and this request came without that browser's cookie ("
+                        + RegistrationBrowser.COOKIE + ")" : "; this request came with another registration's cookie "
+                        + "(a later registration in a browser replaces the earlier one's)")
+                        + ". Open the link in that browser, or choose Set up your account on AWS Marketplace again "
+                        + "from this one.");
+            }
+            return registration;
+        }
     }
 
     private static ApiException unknown(UUID reference) {

@@ -4,6 +4,7 @@ import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.CookieValue;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -28,18 +29,20 @@ class MarketplaceRegistrationsController {
         this.answers = answers;
     }
 
-    /** What the reference stands for, for the signed-in user to confirm before linking it. */
+    /** What the reference stands for, for the admin to confirm before linking it. */
     @GetMapping("/{reference:" + PathIds.UUID + "}")
-    MarketplaceRegistration get(Caller caller, @PathVariable UUID reference) {
-        return registrations.get(caller, reference);
+    MarketplaceRegistration get(Caller caller, @PathVariable UUID reference,
+                                @CookieValue(name = RegistrationBrowser.COOKIE, required = false) String browser) {
+        return registrations.get(caller, reference, browser);
     }
 
     @PostMapping
-    ResponseEntity<MarketplaceRegistration> link(Caller caller, @RequestBody Link link) {
+    ResponseEntity<MarketplaceRegistration> link(Caller caller, @RequestBody Link link,
+                                                 @CookieValue(name = RegistrationBrowser.COOKIE, required = false) String browser) {
         if (link.reference() == null) {
             throw ApiException.validation("reference", "is required: the reference the registration page was opened with");
         }
-        return answers.answer(() -> registrations.link(caller, link.reference()),
+        return answers.answer(() -> registrations.link(caller, link.reference(), browser),
                 linked -> ResponseEntity.status(HttpStatus.CREATED).body(linked));
     }
 

@@ -1,11 +1,18 @@
 package dev.keel.controlplane.billing;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.util.HtmlUtils;
+
+import dev.keel.controlplane.shared.ProblemType;
 
 /**
  * The page a buyer's browser gets from the registration URL when it cannot go on to the console: what happened and
@@ -18,7 +25,40 @@ record RegistrationPage(HttpStatus status, String title, String explanation, Str
             + "form-action 'none'; base-uri 'none'";
 
     ResponseEntity<String> render(String requestId) {
-        String html = """
+        return ResponseEntity.status(status).headers(headers()).body(html(requestId));
+    }
+
+    /** The same page, from a servlet filter that runs before the registration URL's handler. */
+    void write(HttpServletResponse response, String requestId) throws IOException {
+        response.setStatus(status.value());
+        headers().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+        response.getOutputStream().write(html(requestId).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The page for an error the API's filters raised on the registration URL before it could read the request. */
+    static RegistrationPage forProblem(ProblemType type) {
+        return switch (type) {
+            case PAYLOAD_TOO_LARGE -> TOO_LARGE;
+            case UNSUPPORTED_MEDIA_TYPE -> NOT_A_FORM;
+            default -> type.status().is5xxServerError() ? OUR_FAULT : new RegistrationPage(type.status(),
+                    "This registration cannot be read", "The request that brought you here is not what AWS "
+                    + "Marketplace sends, so it was not read. Nothing was set up.", START_AGAIN);
+        };
+    }
+
+    private static HttpHeaders headers() {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8));
+        headers.setCacheControl(CacheControl.noStore());
+        headers.set("Content-Security-Policy", POLICY);
+        headers.set("Referrer-Policy", "no-referrer");
+        headers.set("X-Content-Type-Options", "nosniff");
+        headers.set(HttpHeaders.CONTENT_LANGUAGE, "en");
+        return headers;
+    }
+
+    private String html(String requestId) {
+        return """
                 <!doctype html>
                 <html lang="en">
                 <head>
@@ -40,14 +80,6 @@ record RegistrationPage(HttpStatus status, String title, String explanation, Str
                 </html>
                 """.formatted(HtmlUtils.htmlEscape(title), HtmlUtils.htmlEscape(explanation),
                 HtmlUtils.htmlEscape(whatToDo), HtmlUtils.htmlEscape(String.valueOf(requestId)));
-        return ResponseEntity.status(status)
-                .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
-                .cacheControl(CacheControl.noStore())
-                .header("Content-Security-Policy", POLICY)
-                .header("Referrer-Policy", "no-referrer")
-                .header("X-Content-Type-Options", "nosniff")
-                .header(HttpHeaders.CONTENT_LANGUAGE, "en")
-                .body(html);
     }
 
     private static final String START_AGAIN = "Go back to AWS Marketplace, open your subscription to Keel (Your "

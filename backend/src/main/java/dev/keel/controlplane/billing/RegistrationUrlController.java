@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -13,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -28,8 +28,9 @@ import dev.keel.marketplace.customers.Resolution;
 /**
  * The listing's registration URL: AWS Marketplace posts the buyer's browser here, cross-site and signed in nowhere,
  * with {@code x-amzn-marketplace-token}. The buyer is resolved now, while the token is fresh, and kept against a
- * one-time reference the browser takes to the console's registration page. Nothing is linked here: that needs an
- * organization admin's sign-in. Every answer is a page for a person, never JSON.
+ * one-time reference the browser takes to the console's registration page, bound to this browser by a cookie
+ * ({@link RegistrationBrowser}). Nothing is linked here: that needs an organization admin's sign-in in this browser.
+ * Every answer is a page for a person, never JSON, even from the API's filters ({@link RegistrationErrorPages}).
  */
 @RestController
 class RegistrationUrlController {
@@ -43,12 +44,14 @@ class RegistrationUrlController {
 
     private final BuyerResolver buyers;
     private final MarketplaceRegistrations registrations;
+    private final RegistrationBrowser browser;
     private final URI console;
 
-    RegistrationUrlController(BuyerResolver buyers, MarketplaceRegistrations registrations,
+    RegistrationUrlController(BuyerResolver buyers, MarketplaceRegistrations registrations, RegistrationBrowser browser,
                               @Value("${keel.console.url}") URI console) {
         this.buyers = buyers;
         this.registrations = registrations;
+        this.browser = browser;
         this.console = console;
     }
 
@@ -111,11 +114,12 @@ class RegistrationUrlController {
         return page(RegistrationPage.OUR_FAULT);
     }
 
-    private ResponseEntity<String> toConsole(UUID reference) {
+    private ResponseEntity<String> toConsole(MarketplaceRegistrations.Kept kept) {
         URI location = UriComponentsBuilder.fromUri(console).path("/register")
-                .queryParam("reference", reference).build().toUri();
+                .queryParam("reference", kept.reference()).build().toUri();
         return ResponseEntity.status(HttpStatus.SEE_OTHER).location(location).cacheControl(CacheControl.noStore())
-                .header("Referrer-Policy", "no-referrer").build();
+                .header("Referrer-Policy", "no-referrer")
+                .header(HttpHeaders.SET_COOKIE, browser.cookie(kept.browserSecret(), kept.lifetime()).toString()).build();
     }
 
     private static ResponseEntity<String> page(RegistrationPage page) {

@@ -17,6 +17,8 @@ public enum ProblemType {
     UNAUTHORIZED("unauthorized", HttpStatus.UNAUTHORIZED, "Authentication required"),
     FORBIDDEN("forbidden", HttpStatus.FORBIDDEN, "Your role does not allow this"),
     NOT_A_MEMBER("not-a-member", HttpStatus.FORBIDDEN, "Not a member of this organization"),
+    REGISTRATION_OTHER_BROWSER("registration-other-browser", HttpStatus.FORBIDDEN,
+            "The registration belongs to another browser"),
     NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Not found"),
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),

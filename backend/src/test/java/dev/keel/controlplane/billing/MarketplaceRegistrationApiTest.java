@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A buyer from AWS Marketplace, end to end over HTTP: the registration URL resolves the token with the emulator's
- * ResolveCustomer and sends the browser to the console; a signed-in admin links the reference to their organization.
+ * ResolveCustomer and sends the browser to the console with a cookie binding the registration to it; an admin signed
+ * in in that browser links the reference to their organization.
  */
 class MarketplaceRegistrationApiTest extends ApiTest {
 
@@ -73,28 +74,33 @@ class MarketplaceRegistrationApiTest extends ApiTest {
         assertThat(location).matches("http://localhost:5173/register\\?reference=[0-9a-f-]{36}");
         assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
         UUID reference = UUID.fromString(location.substring(location.indexOf('=') + 1));
+        String cookie = answer.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).startsWith(RegistrationBrowser.COOKIE + "=").contains("; Path=/api/v1/marketplace/registrations")
+                .contains("; Max-Age=3600").contains("; HttpOnly").contains("; SameSite=Lax")
+                .as("the local profile serves plain HTTP").doesNotContain("Secure");
+        Registered registered = new Registered(reference, cookie.substring(0, cookie.indexOf(';')));
 
-        JsonNode registration = api(ADMIN).get("/marketplace/registrations/" + reference).json();
+        JsonNode registration = inBrowser(ADMIN, registered).get("/marketplace/registrations/" + reference).json();
         assertThat(registration.get("customerAwsAccountId").asString()).isEqualTo(buyer.get("customerAWSAccountId").asString());
         assertThat(registration.get("licenseArn").asString()).isEqualTo(buyer.get("licenseArn").asString());
         assertThat(registration.get("productCode").asString()).isEqualTo(productCode);
         assertThat(Instant.parse(registration.get("expiresAt").asString()))
                 .isBetween(Instant.now().plus(Duration.ofMinutes(59)), Instant.now().plus(Duration.ofMinutes(61)));
         assertThat(registration.get("subscriptionId").isNull()).isTrue();
-        assertThat(api(VIEWER).get("/marketplace/registrations/" + reference).status())
-                .as("any signed-in user with the reference may see it").isEqualTo(200);
+        assertThat(registration.toString()).doesNotContain(registered.cookie().substring(registered.cookie().indexOf('=') + 1));
         assertThat(subscriptionsOf(buyer)).as("the registration URL links nothing").isZero();
     }
 
     @Test
     void anAdminLinksTheSubscriptionToTheirOrganizationOnceAndItIsAnnouncedAfterCommit() {
-        UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
+        UUID reference = registered.reference();
         List<String> announced = new CopyOnWriteArrayList<>();
         context.addApplicationListener(ApplicationListener.<SubscriptionLinked>forPayload(linked -> announced.add(
                 linked.subscriptionId() + " " + jdbc.sql("SELECT 'committed' FROM marketplace_subscriptions WHERE id = ?")
                         .param(linked.subscriptionId()).query(String.class).optional().orElse("not committed"))));
 
-        ApiClient.Response linked = api(ADMIN).post("/marketplace/registrations", Map.of("reference", reference));
+        ApiClient.Response linked = inBrowser(ADMIN, registered).post("/marketplace/registrations", Map.of("reference", reference));
 
         assertThat(linked.status()).as(linked.toString()).isEqualTo(201);
         String subscription = linked.json().get("subscriptionId").asString();
@@ -115,34 +121,73 @@ class MarketplaceRegistrationApiTest extends ApiTest {
             assertThat(event.get("actor").get("username").asString()).isEqualTo(ADMIN);
         });
 
-        for (ApiClient.Response again : List.of(api(ADMIN).post("/marketplace/registrations", Map.of("reference", reference)),
-                api(ADMIN).get("/marketplace/registrations/" + reference))) {
+        for (ApiClient.Response again : List.of(
+                inBrowser(ADMIN, registered).post("/marketplace/registrations", Map.of("reference", reference)),
+                inBrowser(ADMIN, registered).get("/marketplace/registrations/" + reference))) {
             assertProblem(again, 409, "registration-used", "already linked to acme");
         }
-        assertProblem(api(OTHER_ORG_ADMIN).get("/marketplace/registrations/" + reference), 409, "registration-used",
-                "already used");
-        assertThat(api(OTHER_ORG_ADMIN).get("/marketplace/registrations/" + reference).body()).doesNotContain("acme");
+        ApiClient.Response otherOrganization = inBrowser(OTHER_ORG_ADMIN, registered).get("/marketplace/registrations/" + reference);
+        assertProblem(otherOrganization, 409, "registration-used", "already used");
+        assertThat(otherOrganization.body()).doesNotContain("acme");
         assertThat(announced).hasSize(1);
     }
 
     @Test
-    void onlyAnAdminMayLink() {
-        UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
+    void onlyAnAdminMaySeeOrLinkARegistrationEvenInItsBrowser() {
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
+        UUID reference = registered.reference();
 
-        assertProblem(api(EDITOR).post("/marketplace/registrations", Map.of("reference", reference)), 403, "forbidden",
-                "needs the admin role; you are editor in acme");
-        assertThat(api(VIEWER).post("/marketplace/registrations", Map.of("reference", reference)).status()).isEqualTo(403);
-        assertThat(api(ADMIN).get("/marketplace/registrations/" + reference).status()).as("still unused").isEqualTo(200);
+        assertProblem(inBrowser(EDITOR, registered).post("/marketplace/registrations", Map.of("reference", reference)),
+                403, "forbidden", "Linking a subscription to acme needs the admin role; you are editor in acme");
+        assertThat(inBrowser(VIEWER, registered).post("/marketplace/registrations", Map.of("reference", reference)).status())
+                .isEqualTo(403);
+        for (String user : List.of(EDITOR, VIEWER)) {
+            String role = user.equals(EDITOR) ? "editor" : "viewer";
+            ApiClient.Response seen = inBrowser(user, registered).get("/marketplace/registrations/" + reference);
+            assertProblem(seen, 403, "forbidden", "needs the admin role; you are " + role + " in acme");
+            assertThat(seen.body()).doesNotContain("licenseArn");
+        }
+        assertThat(inBrowser(ADMIN, registered).get("/marketplace/registrations/" + reference).status())
+                .as("still unused").isEqualTo(200);
+    }
+
+    @Test
+    void onlyTheBrowserAwsSentMaySeeOrLinkTheRegistration() throws Exception {
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
+        UUID reference = registered.reference();
+        Registered later = registered(MarketplaceEmulator.mint(productCode, null));
+
+        for (ApiClient elsewhere : List.of(api(ADMIN), api(ADMIN).header("Cookie", later.cookie()),
+                api(ADMIN).header("Cookie", RegistrationBrowser.COOKIE + "=" + RegistrationBrowser.newSecret()))) {
+            ApiClient.Response seen = elsewhere.get("/marketplace/registrations/" + reference);
+            assertProblem(seen, 403, "registration-other-browser", "only in the browser AWS Marketplace sent");
+            assertThat(seen.body()).doesNotContain("licenseArn");
+            assertProblem(elsewhere.post("/marketplace/registrations", Map.of("reference", reference)), 403,
+                    "registration-other-browser", "Set up your account on AWS Marketplace again");
+        }
+        assertProblem(api(ADMIN).get("/marketplace/registrations/" + reference), 403, "registration-other-browser",
+                "came without that browser's cookie (" + RegistrationBrowser.COOKIE + ")");
+        assertThat(jdbc.sql("SELECT used_at IS NULL FROM marketplace_registrations WHERE reference = ?").param(reference)
+                .query(Boolean.class).single()).as("nothing was linked").isTrue();
+        assertThat(jdbc.sql("SELECT browser_secret_sha256 FROM marketplace_registrations WHERE reference = ?")
+                .param(reference).query(byte[].class).single())
+                .as("only the secret's hash is kept").hasSize(32)
+                .isNotEqualTo(registered.cookie().substring(registered.cookie().indexOf('=') + 1).getBytes(StandardCharsets.US_ASCII));
+
+        assertThat(inBrowser(ADMIN, registered).post("/marketplace/registrations", Map.of("reference", reference)).status())
+                .as("the admin in the browser that came from AWS").isEqualTo(201);
     }
 
     @Test
     void anExpiredOrUnknownReferenceIsRefusedNamingTheReference() {
-        UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
+        UUID reference = registered.reference();
         jdbc.sql("UPDATE marketplace_registrations SET expires_at = now() - interval '1 second' WHERE reference = ?")
                 .param(reference).update();
 
-        assertProblem(api(ADMIN).get("/marketplace/registrations/" + reference), 410, "registration-expired", "expired at");
-        assertProblem(api(ADMIN).post("/marketplace/registrations", Map.of("reference", reference)), 410,
+        assertProblem(inBrowser(ADMIN, registered).get("/marketplace/registrations/" + reference), 410,
+                "registration-expired", "expired at");
+        assertProblem(inBrowser(ADMIN, registered).post("/marketplace/registrations", Map.of("reference", reference)), 410,
                 "registration-expired", "Set up your account again");
         assertProblem(api(ADMIN).post("/marketplace/registrations", Map.of("reference", UUID.randomUUID())), 404,
                 "not-found", "Set up your account again");
@@ -158,30 +203,27 @@ class MarketplaceRegistrationApiTest extends ApiTest {
 
     @Test
     void anOrganizationWithACurrentSubscriptionCannotLinkAnother() {
-        UUID first = registeredReference(MarketplaceEmulator.mint(productCode, null));
-        UUID second = registeredReference(MarketplaceEmulator.mint(productCode, null));
-        assertThat(api(ADMIN).post("/marketplace/registrations", Map.of("reference", first)).status()).isEqualTo(201);
+        Registered first = registered(MarketplaceEmulator.mint(productCode, null));
+        Registered second = registered(MarketplaceEmulator.mint(productCode, null));
+        assertThat(link(ADMIN, first).status()).isEqualTo(201);
 
-        assertProblem(api(ADMIN).post("/marketplace/registrations", Map.of("reference", second)), 409,
-                "subscription-exists", "acme already has a Marketplace subscription");
-        assertThat(api(OTHER_ORG_ADMIN).post("/marketplace/registrations", Map.of("reference", second)).status())
-                .as("the reference was not used up by the refusal").isEqualTo(201);
+        assertProblem(link(ADMIN, second), 409, "subscription-exists", "acme already has a Marketplace subscription");
+        assertThat(link(OTHER_ORG_ADMIN, second).status()).as("the reference was not used up by the refusal").isEqualTo(201);
 
         jdbc.sql("UPDATE marketplace_subscriptions SET state = 'ENDED', ended_at = now() WHERE license_arn = ?")
                 .param(api(ADMIN).get("/audit-events?resourceType=marketplace-subscription&limit=1").json().get("items")
                         .get(0).get("after").get("licenseArn").asString()).update();
-        UUID third = registeredReference(MarketplaceEmulator.mint(productCode, null));
-        assertThat(api(ADMIN).post("/marketplace/registrations", Map.of("reference", third)).status())
-                .as("once the subscription has ended, another may be linked").isEqualTo(201);
+        Registered third = registered(MarketplaceEmulator.mint(productCode, null));
+        assertThat(link(ADMIN, third).status()).as("once the subscription has ended, another may be linked").isEqualTo(201);
     }
 
     @Test
     void aRetriedLinkWithItsIdempotencyKeyIsReplayed() {
-        UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
-        ApiClient admin = api(ADMIN).header("Idempotency-Key", UUID.randomUUID().toString());
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
+        ApiClient admin = inBrowser(ADMIN, registered).header("Idempotency-Key", UUID.randomUUID().toString());
 
-        ApiClient.Response first = admin.post("/marketplace/registrations", Map.of("reference", reference));
-        ApiClient.Response replay = admin.post("/marketplace/registrations", Map.of("reference", reference));
+        ApiClient.Response first = admin.post("/marketplace/registrations", Map.of("reference", registered.reference()));
+        ApiClient.Response replay = admin.post("/marketplace/registrations", Map.of("reference", registered.reference()));
 
         assertThat(first.status()).isEqualTo(201);
         assertThat(replay.status()).isEqualTo(201);
@@ -193,12 +235,10 @@ class MarketplaceRegistrationApiTest extends ApiTest {
     void ofTwoOrganizationsRacingForOneLicenceOneLinksAndTheOtherIsToldItIsTaken() throws Exception {
         String licence = "arn:aws:license-manager::123456789012:license:l-" + UUID.randomUUID().toString().replace("-", "");
         String account = String.valueOf(100_000_000_000L + (System.nanoTime() % 899_999_999_999L));
-        UUID acmes = registeredReference(MarketplaceEmulator.seed(productCode, "race-a-" + UUID.randomUUID(), account, licence));
-        UUID globexs = registeredReference(MarketplaceEmulator.seed(productCode, "race-b-" + UUID.randomUUID(), account, licence));
+        Registered acmes = registered(MarketplaceEmulator.seed(productCode, "race-a-" + UUID.randomUUID(), account, licence));
+        Registered globexs = registered(MarketplaceEmulator.seed(productCode, "race-b-" + UUID.randomUUID(), account, licence));
 
-        List<ApiClient.Response> answers = race(
-                () -> api(ADMIN).post("/marketplace/registrations", Map.of("reference", acmes)),
-                () -> api(OTHER_ORG_ADMIN).post("/marketplace/registrations", Map.of("reference", globexs)));
+        List<ApiClient.Response> answers = race(() -> link(ADMIN, acmes), () -> link(OTHER_ORG_ADMIN, globexs));
 
         assertThat(answers).extracting(ApiClient.Response::status).containsExactlyInAnyOrder(201, 409);
         ApiClient.Response lost = answers.stream().filter(a -> a.status() == 409).findFirst().orElseThrow();
@@ -215,11 +255,9 @@ class MarketplaceRegistrationApiTest extends ApiTest {
 
     @Test
     void ofTwoOrganizationsRacingForOneReferenceOneLinks() throws Exception {
-        UUID reference = registeredReference(MarketplaceEmulator.mint(productCode, null));
+        Registered registered = registered(MarketplaceEmulator.mint(productCode, null));
 
-        List<ApiClient.Response> answers = race(
-                () -> api(ADMIN).post("/marketplace/registrations", Map.of("reference", reference)),
-                () -> api(OTHER_ORG_ADMIN).post("/marketplace/registrations", Map.of("reference", reference)));
+        List<ApiClient.Response> answers = race(() -> link(ADMIN, registered), () -> link(OTHER_ORG_ADMIN, registered));
 
         assertThat(answers).extracting(ApiClient.Response::status).containsExactlyInAnyOrder(201, 409);
         assertThat(answers).filteredOn(a -> a.status() == 409).singleElement()
@@ -253,6 +291,23 @@ class MarketplaceRegistrationApiTest extends ApiTest {
     }
 
     @Test
+    void whatTheApisFiltersRefuseOnTheRegistrationUrlIsAPageToo() throws Exception {
+        HttpResponse<String> overApiLimit = register("x-amzn-marketplace-token=" + "a".repeat(1_100_000));
+        assertPage(overApiLimit, 413, "too large");
+        assertThat(overApiLimit.body()).contains("Go back to AWS Marketplace");
+
+        RawHttp.Response badQuery = RawHttp.send(port, "POST", "/marketplace/register?%zz=1",
+                Map.of("Content-Type", "application/x-www-form-urlencoded"), "x-amzn-marketplace-token=forged".getBytes());
+        assertThat(badQuery.status()).as(badQuery.body()).isEqualTo(400);
+        assertThat(badQuery.header("Content-Type")).startsWith("text/html");
+        assertThat(badQuery.body()).contains("cannot be read").contains("Go back to AWS Marketplace");
+
+        ApiClient.Response api = api(ADMIN).post("/marketplace/registrations", Map.of("reference", "a".repeat(1_100_000)));
+        assertThat(api.status()).as("the API itself still answers problem documents").isEqualTo(413);
+        assertThat(api.header("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    }
+
+    @Test
     void theRegistrationUrlIsTheOnlyPathOpenWithoutAToken() throws Exception {
         HttpResponse<String> crossSite = BROWSER.send(HttpRequest.newBuilder(URI.create(registrationUrl()))
                 .header("Content-Type", "application/x-www-form-urlencoded").header("Origin", "https://aws.amazon.com")
@@ -275,15 +330,30 @@ class MarketplaceRegistrationApiTest extends ApiTest {
                 .as("linking needs a token").isEqualTo(401);
     }
 
-    private UUID registeredReference(JsonNode buyer) {
+    /** A reference, with the cookie ({@code name=value}) of the browser the registration URL sent on with it. */
+    private record Registered(UUID reference, String cookie) {
+    }
+
+    private Registered registered(JsonNode buyer) {
         try {
             HttpResponse<String> answer = register("x-amzn-marketplace-token=" + encode(buyer.get("registrationToken").asString()));
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(303);
             String location = answer.headers().firstValue("Location").orElseThrow();
-            return UUID.fromString(location.substring(location.indexOf("reference=") + "reference=".length()));
+            String cookie = answer.headers().firstValue("Set-Cookie").orElseThrow();
+            return new Registered(UUID.fromString(location.substring(location.indexOf("reference=") + "reference=".length())),
+                    cookie.substring(0, cookie.indexOf(';')));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code user} signed in in the browser that came from AWS with {@code registered}. */
+    private ApiClient inBrowser(String user, Registered registered) {
+        return api(user).header("Cookie", registered.cookie());
+    }
+
+    private ApiClient.Response link(String user, Registered registered) {
+        return inBrowser(user, registered).post("/marketplace/registrations", Map.of("reference", registered.reference()));
     }
 
     private HttpResponse<String> register(String form) throws Exception {

@@ -76,10 +76,10 @@ class TenancyApiTest extends ApiTest {
                     .filteredOn(secret -> !asked.contains(secret))
                     .noneMatch(response.body()::contains);
             if (REGISTRATION_OPERATIONS.contains(op.id())) {
-                // A registration reference is its bearer's, not an organization's object: the one the owner used says
-                // it is used, naming no organization, and links nothing more.
-                assertThat(response.status()).as("%s → %s", op, response).isEqualTo(409);
-                assertThat(response.json().get("type").asString()).endsWith("/registration-used");
+                // A registration reference is bound to the browser AWS sent, not to an organization: without that
+                // browser's cookie it is refused as such, naming no organization, and links nothing more.
+                assertThat(response.status()).as("%s → %s", op, response).isEqualTo(403);
+                assertThat(response.json().get("type").asString()).endsWith("/registration-other-browser");
                 assertThat(response.body()).doesNotContain("acme");
                 assertThat(newestAuditEvent(stranger)).as("%s recorded a change", op).isEqualTo(auditedBefore);
             } else if (op.hasPathParameters()) {
@@ -152,10 +152,12 @@ class TenancyApiTest extends ApiTest {
     private JsonNode linkedRegistration() {
         noSubscription();
         JsonNode buyer = MarketplaceEmulator.mint(productCode, null);
-        String location = RawHttp.send(port, "POST", "/marketplace/register",
+        RawHttp.Response registered = RawHttp.send(port, "POST", "/marketplace/register",
                 Map.of("Content-Type", "application/x-www-form-urlencoded"),
-                ("x-amzn-marketplace-token=" + buyer.get("registrationToken").asString()).getBytes()).header("Location");
-        ApiClient.Response linked = owner.post("/marketplace/registrations",
+                ("x-amzn-marketplace-token=" + buyer.get("registrationToken").asString()).getBytes());
+        String location = registered.header("Location");
+        String browser = registered.header("Set-Cookie");
+        ApiClient.Response linked = owner.header("Cookie", browser.substring(0, browser.indexOf(';'))).post("/marketplace/registrations",
                 Map.of("reference", location.substring(location.indexOf("reference=") + "reference=".length())));
         assertThat(linked.status()).as(linked.toString()).isEqualTo(201);
         return linked.json();
