@@ -63,7 +63,20 @@ async function emulatorCall<T>(method: 'GET' | 'POST', path: string, body?: unkn
   return (await response.json()) as T;
 }
 
+/**
+ * The most this spec takes from linking the subscription to its metering test, which moves the usage of the hour the
+ * subscription began in back by one hour: should an hour end in between, the backend would already have metered the
+ * hour the subscription began in, with the minutes it really had.
+ */
+const LINK_TO_METERING_MS = 5 * 60_000;
+const HOUR_MS = 3_600_000;
+
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  const untilNextHour = HOUR_MS - (Date.now() % HOUR_MS);
+  if (untilNextHour < LINK_TO_METERING_MS) {
+    test.setTimeout(untilNextHour + 120_000);
+    await new Promise((resolve) => setTimeout(resolve, untilNextHour + 10_000));
+  }
   withoutSubscription();
   page = await (await browser.newContext({ viewport: LAPTOP })).newPage();
   watchRequests(page, seen);
