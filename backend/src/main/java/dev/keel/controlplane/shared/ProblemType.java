@@ -51,7 +51,9 @@ public enum ProblemType {
             "Idempotency key reused with a different request"),
     PRECONDITION_REQUIRED("precondition-required", HttpStatus.PRECONDITION_REQUIRED, "If-Match required"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
-    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later");
+    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later"),
+    NODE_NOT_RECORDED("node-not-recorded", HttpStatus.SERVICE_UNAVAILABLE,
+            "The node's machine is not recorded yet; try again later");
 
     private final String slug;
     private final HttpStatus status;
