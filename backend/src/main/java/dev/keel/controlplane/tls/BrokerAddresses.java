@@ -58,8 +58,7 @@ class BrokerAddresses {
 
     /** Refuses, on {@code csr}, names that are not node {@code nodeId}'s; 503 while a running operation may record it. */
     void check(Instance instance, int nodeId, GeneralNames requested) {
-        Optional<Inventory.Broker> recorded = nodes.recorded(instance, nodeId);
-        Set<String> allowed = allowed(instance, recorded.orElse(null));
+        Set<String> allowed = allowed(instance, nodes.recorded(instance, nodeId).orElse(null));
         List<String> refused = new ArrayList<>();
         for (GeneralName name : requested.getNames()) {
             String canonical = canonical(name);
@@ -77,7 +76,7 @@ class BrokerAddresses {
         }
         throw ApiException.validation(SigningRequests.FIELD, "asks for " + refused + ", which are not node " + nodeId
                 + "'s addresses; it may ask only for " + (allowed.isEmpty()
-                ? "the address its machine has once recorded, and none is" : allowed));
+                ? "the address recorded for its machine, and none is recorded" : allowed));
     }
 
     private Set<String> allowed(Instance instance, Inventory.Broker broker) {

@@ -256,6 +256,31 @@ class BrokerCertificatesApiTest extends ApiTest {
     }
 
     @Test
+    void onEc2ANodesAddressesAreItsPrivateAddressAndTheNamesEc2GivesIt() {
+        // Node 1 as the AWS driver records a broker in us-east-1: its private address and port, its machine.
+        jdbc.sql("""
+                UPDATE instances SET inventory = jsonb_set(inventory, '{brokers,1}', (inventory #> '{brokers,1}')
+                    || '{"address": "10.0.1.5:9092", "machineId": "i-0abc1234def567890"}'::jsonb)
+                WHERE id = ?
+                """).param(instanceId).update();
+        assertThat(ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                List.of(ip("10.0.1.5"), dns("ip-10-0-1-5.ec2.internal"))))).status())
+                .as("its address and IMDS local-hostname, as the agent asks on EC2").isEqualTo(200);
+        assertThat(ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                List.of(dns("i-0abc1234def567890.ec2.internal"))))).status())
+                .as("its name in a subnet that names hosts by resource").isEqualTo(200);
+        for (GeneralName other : List.of(ip("10.0.1.6"), dns("ip-10-0-1-6.ec2.internal"),
+                dns("ip-10-0-1-5.us-west-2.compute.internal"), dns(host(2)))) {
+            ApiClient.Response refused = ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                    List.of(other))));
+            assertThat(refused.status()).as(other + ": " + refused).isEqualTo(400);
+            assertThat(refused.json().get("errors").get(0).get("message").asString()).endsWith("it may ask only for "
+                    + "[10.0.1.5, ip-10-0-1-5.ec2.internal, i-0abc1234def567890.ec2.internal]");
+        }
+        assertThat(issuedCertificates()).isEqualTo(2);
+    }
+
+    @Test
     void aNodeTheInstanceDoesNotHaveGetsNoCertificate() {
         int nodes = instances.find(instanceId).orElseThrow().inventory().brokers().size();
         ApiClient.Response refused = ingest(tokens.of(instanceId), nodes, Map.of("csr", csr(ec("secp256r1"),
