@@ -15,12 +15,14 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.drains.DrainRequests;
 import dev.keel.controlplane.instances.AgentAuthentication;
+import dev.keel.controlplane.instances.Instance;
+import dev.keel.controlplane.instances.InstanceNodes;
 import dev.keel.controlplane.shared.ApiException;
 import dev.keel.controlplane.shared.FieldError;
 
 /**
  * Where broker agents report. Not part of the user API: an agent authenticates with its
- * instance's token, and can report only for that instance.
+ * instance's token, and can report only for that instance's nodes ({@link InstanceNodes}).
  */
 @RestController
 class IngestController {
@@ -32,10 +34,12 @@ class IngestController {
     private final DrainRequests drains;
     private final Clock clock;
     private final BrokerHealth health;
+    private final InstanceNodes nodes;
 
     IngestController(AgentAuthentication agents, MetricsStore store, DrainRequests drains, Clock clock,
-                     BrokerHealth health) {
+                     BrokerHealth health, InstanceNodes nodes) {
         this.health = health;
+        this.nodes = nodes;
         this.agents = agents;
         this.store = store;
         this.drains = drains;
@@ -53,8 +57,9 @@ class IngestController {
     Directives report(@PathVariable UUID instanceId, @PathVariable int nodeId,
                       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                       @RequestBody BrokerReport report) {
-        agents.instance(instanceId, authorization);
+        Instance instance = agents.instance(instanceId, authorization);
         validate(instanceId, nodeId, report);
+        nodes.requireKnown(instance, nodeId);
         if (store.record(instanceId, nodeId, clock.instant(), report).healthChanged()) {
             health.evaluate(instanceId);
         }

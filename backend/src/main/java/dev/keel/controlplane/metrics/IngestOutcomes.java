@@ -16,8 +16,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Counts what the ingest API answers broker agents, by outcome ({@code keel.ingest.reports}: accepted,
- * unauthorized, invalid, error): a share of refused reports across the fleet is the first sign that Keel's side of
- * the ingest path broke (a rotated secret, a certificate, a load balancer), before agents fall silent.
+ * unauthorized, invalid, deferred, error): a share of refused reports across the fleet is the first sign that Keel's
+ * side of the ingest path broke (a rotated secret, a certificate, a load balancer), before agents fall silent.
+ * {@code invalid} includes a node id the instance does not have; {@code deferred} is a 503 the control plane answers
+ * on purpose, to an agent that is to ask again shortly (a certificate for a machine a running operation has not
+ * recorded yet), apart from {@code error}, which says Keel's side failed.
  */
 @Configuration
 class IngestOutcomes {
@@ -27,6 +30,7 @@ class IngestOutcomes {
         Counter accepted = counter(meters, "accepted");
         Counter unauthorized = counter(meters, "unauthorized");
         Counter invalid = counter(meters, "invalid");
+        Counter deferred = counter(meters, "deferred");
         Counter error = counter(meters, "error");
         FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
                 new OncePerRequestFilter() {
@@ -38,7 +42,7 @@ class IngestOutcomes {
                         } finally {
                             int status = response.getStatus();
                             (status < 400 ? accepted : status == 401 || status == 403 ? unauthorized
-                                    : status < 500 ? invalid : error).increment();
+                                    : status < 500 ? invalid : status == 503 ? deferred : error).increment();
                         }
                     }
                 });

@@ -76,6 +76,13 @@ class OperationRepository {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
+    boolean launchingBrokersNow(UUID instanceId) {
+        return jdbc.sql("""
+                SELECT count(*) FROM operations
+                WHERE instance_id = ? AND type IN ('CREATE', 'UPDATE', 'REPAIR') AND state = 'RUNNING'
+                """).param(instanceId).query(Long.class).single() > 0;
+    }
+
     boolean hasUnfinished(UUID instanceId) {
         return jdbc.sql("SELECT count(*) FROM operations WHERE instance_id = ? AND state IN ('PENDING', 'RUNNING')")
                 .param(instanceId).query(Long.class).single() > 0;

@@ -74,6 +74,11 @@ public class Operations {
         return instanceIds.isEmpty() ? Map.of() : repository.launchingBrokers(instanceIds, endedSince);
     }
 
+    /** Whether a create, update or repair runs on the instance now: it may be launching brokers. */
+    public boolean launchingBrokers(UUID instanceId) {
+        return repository.launchingBrokersNow(instanceId);
+    }
+
     public Operation get(UUID organizationId, UUID id) {
         return repository.find(organizationId, id).orElseThrow(() -> ApiException.notFound("Operation", id));
     }

@@ -55,7 +55,9 @@ public enum ProblemType {
     TOO_MANY_FAILED_AUTHENTICATIONS("too-many-failed-authentications", HttpStatus.TOO_MANY_REQUESTS,
             "Too many refused tokens from this address"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
-    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later");
+    CLOUD_UNAVAILABLE("cloud-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "AWS did not answer; try again later"),
+    NODE_NOT_RECORDED("node-not-recorded", HttpStatus.SERVICE_UNAVAILABLE,
+            "The node's machine is not recorded yet; try again later");
 
     private final String slug;
     private final HttpStatus status;

@@ -31,7 +31,8 @@ import dev.keel.controlplane.instances.Instance;
  * Signs brokers' certificates with their instance's CA. Every broker of an instance gets the same subject,
  * {@code CN=keel-brokers.<instance id>}, whatever its CSR says: it is the brokers' principal on their mutual-TLS
  * listeners, and the only super user. A SCRAM user's name can hold neither {@code =} nor {@code ,}, so no client can
- * take it. Each certificate is recorded and audited.
+ * take it. Its names must be the node's own addresses ({@link BrokerAddresses}). Each certificate is recorded and
+ * audited.
  */
 @Service
 class BrokerCertificates {
@@ -40,18 +41,21 @@ class BrokerCertificates {
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
     private final CertificateAuthorities authorities;
+    private final BrokerAddresses addresses;
     private final JdbcClient jdbc;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final Duration validity;
 
-    BrokerCertificates(CertificateAuthorities authorities, JdbcClient jdbc, AuditLog audit, TransactionTemplate transactions,
-                       Clock clock, @Value("${keel.tls.broker-certificate-validity:P90D}") Duration validity) {
+    BrokerCertificates(CertificateAuthorities authorities, BrokerAddresses addresses, JdbcClient jdbc, AuditLog audit,
+                       TransactionTemplate transactions, Clock clock,
+                       @Value("${keel.tls.broker-certificate-validity:P90D}") Duration validity) {
         if (validity.compareTo(Duration.ofHours(1)) < 0) {
             throw new IllegalStateException("keel.tls.broker-certificate-validity must be an hour or more, not " + validity);
         }
         this.authorities = authorities;
+        this.addresses = addresses;
         this.jdbc = jdbc;
         this.audit = audit;
         this.transactions = transactions;
@@ -69,6 +73,7 @@ class BrokerCertificates {
 
     Issued issue(Instance instance, int nodeId, String csrPem) {
         SigningRequests.SigningRequest csr = SigningRequests.read(csrPem);
+        addresses.check(instance, nodeId, csr.names());
         CertificateAuthority ca = authorities.forSigning(instance);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Instant caEnd = ca.certificate().getNotAfter().toInstant();

@@ -10,13 +10,15 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.keel.controlplane.instances.Instance;
+import dev.keel.controlplane.instances.InstanceNodes;
 import dev.keel.controlplane.instances.ListenerSecurityGuard;
 import dev.keel.controlplane.instances.AgentAuthentication;
 import dev.keel.controlplane.shared.ApiException;
 
 /**
  * Where a broker's agent has its certificate signed (contract/agent-certificate.schema.json): it sends a CSR for a key
- * it made and keeps, authenticated with its instance's ingest token, and gets the certificate and its CA back.
+ * it made and keeps, authenticated with its instance's ingest token, and gets the certificate and its CA back; only
+ * for a node its instance has ({@link InstanceNodes}), and only for that node's addresses.
  */
 @RestController
 class CertificateIngestController {
@@ -25,10 +27,12 @@ class CertificateIngestController {
     private static final int MAX_NODE_ID = 9_999;
 
     private final AgentAuthentication agents;
+    private final InstanceNodes nodes;
     private final BrokerCertificates certificates;
 
-    CertificateIngestController(AgentAuthentication agents, BrokerCertificates certificates) {
+    CertificateIngestController(AgentAuthentication agents, InstanceNodes nodes, BrokerCertificates certificates) {
         this.agents = agents;
+        this.nodes = nodes;
         this.certificates = certificates;
     }
 
@@ -42,8 +46,9 @@ class CertificateIngestController {
         Instance instance = agents.instance(instanceId, authorization);
         ListenerSecurityGuard.requireSecure(instance, "its brokers need no certificate");
         if (nodeId < 0 || nodeId > MAX_NODE_ID) {
-            throw ApiException.validation("nodeId", "must be a node id from 0 to " + MAX_NODE_ID);
+            throw ApiException.validation(InstanceNodes.FIELD, "must be a node id from 0 to " + MAX_NODE_ID);
         }
+        nodes.requireKnown(instance, nodeId);
         return certificates.issue(instance, nodeId, request.csr());
     }
 }

@@ -275,6 +275,7 @@ class KafkaAccessApiTest extends ApiTest {
         assertThat(userIn(agent.pull(), "alice").get("password").isNull()).isTrue();
 
         UUID id = UUID.fromString(instanceId);
+        scaleToFourBrokers(instanceId);
         AgentReports broker = new AgentReports(port, id);
         assertThat(broker.send(3, tokens.of(id), AgentReports.report(id, 3, false, Map.of())).status()).isEqualTo(200);
         assertThat(userIn(agent.pull(), "alice").get("password").isNull()).as("not serving yet").isTrue();
@@ -302,10 +303,7 @@ class KafkaAccessApiTest extends ApiTest {
         for (int node = 0; node < 3; node++) {
             brokers.send(node, tokens.of(id), AgentReports.report(id, node, true, Map.of()));
         }
-        String operation = api.header("If-Match", api.get(path).header("ETag").orElseThrow())
-                .patch(path, Map.of("aku", 4)).json().get("id").asString();
-        api.await("/operations/" + operation, op -> op.at("/steps/4/state").asString().equals("RUNNING"),
-                OPERATION_TIMEOUT);
+        String operation = scaleToFourBrokers(instanceId);
 
         // A pass begins before the new broker serves, and ends after: it wrote nothing the new broker has.
         JsonNode earlier = agent.pull();
@@ -328,6 +326,16 @@ class KafkaAccessApiTest extends ApiTest {
         assertThat(running.at("/inventory/brokers/3/health/status").asString()).isEqualTo("HEALTHY");
         assertThat(running.at("/inventory/bootstrapServers").asString()).contains("10.0.0.3:9092");
         assertThat(running.get("state").asString()).isEqualTo("RUNNING");
+    }
+
+    /** Scales the instance from 3 brokers to 4: the update, running once it launched node 3, until node 3 serves. */
+    private String scaleToFourBrokers(String instanceId) {
+        String path = "/instances/" + instanceId;
+        String operation = api.header("If-Match", api.get(path).header("ETag").orElseThrow())
+                .patch(path, Map.of("aku", 4)).json().get("id").asString();
+        api.await("/operations/" + operation, op -> op.at("/steps/4/state").asString().equals("RUNNING"),
+                OPERATION_TIMEOUT);
+        return operation;
     }
 
     /** The report of a pass that applied every user of {@code desired}: those sent with a password, written. */

@@ -3,6 +3,7 @@ package dev.keel.controlplane.metrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -11,8 +12,10 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.keel.controlplane.identity.InstanceTokens;
 import dev.keel.controlplane.instances.Condition;
@@ -33,6 +36,10 @@ class MetricsApiTest extends ApiTest {
     BrokerHealth health;
     @Autowired
     DataSource dataSource;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    MeterRegistry meters;
 
     private ApiClient api;
     private AgentReports reports;
@@ -75,6 +82,29 @@ class MetricsApiTest extends ApiTest {
     }
 
     @Test
+    void aReportForANodeTheInstanceDoesNotHaveIsRefusedAndNotStored() {
+        double invalidBefore = ingestOutcome("invalid");
+        ApiClient.Response refused = reports.send(brokers, tokens.of(instanceId),
+                AgentReports.report(instanceId, brokers, true, Map.of("bytesInPerSec", 100.0)));
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("nodeId");
+        assertThat(refused.json().get("errors").get(0).get("message").asString())
+                .isEqualTo("is not a node of instance " + instanceId + ": it has nodes 0 to " + (brokers - 1));
+        assertThat(ingestOutcome("invalid")).as("counted as refused").isEqualTo(invalidBefore + 1);
+        for (String table : List.of("broker_reports", "metric_samples")) {
+            assertThat(jdbc.sql("SELECT count(*) FROM " + table + " WHERE instance_id = ? AND node_id = ?")
+                    .params(instanceId, brokers).query(Long.class).single()).as(table).isZero();
+        }
+        assertThat(reports.send(brokers - 1, tokens.of(instanceId), AgentReports.report(instanceId, brokers - 1, true,
+                Map.of())).status()).as("its last node").isEqualTo(200);
+    }
+
+    private double ingestOutcome(String outcome) {
+        return meters.get("keel.ingest.reports").tag("outcome", outcome).counter().count();
+    }
+
+    @Test
     void seriesCombineBrokersRatesAddUpAndLatenciesTakeTheSlowest() {
         for (int node = 0; node < brokers; node++) {
             assertThat(reports.send(node, tokens.of(instanceId), AgentReports.report(instanceId, node, true,
@@ -109,7 +139,7 @@ class MetricsApiTest extends ApiTest {
         store.record(instanceId, 0, minute.plusSeconds(30), healthy(Map.of("bytesInPerSec", 300.0)));
         store.rollUp(MetricsStore.RAW, MetricsStore.MINUTE, Instant.now());
 
-        var points = store.query(instanceId, java.util.List.of("bytesInPerSec"), minute, minute.plusSeconds(60),
+        var points = store.query(instanceId, List.of("bytesInPerSec"), minute, minute.plusSeconds(60),
                 MetricsStore.MINUTE, 60);
         assertThat(points).singleElement().satisfies(p -> {
             assertThat(p.time()).isEqualTo(minute);
@@ -193,7 +223,7 @@ class MetricsApiTest extends ApiTest {
         assertThat(scaled.status()).as(scaled.toString()).isEqualTo(202);
         String operation = scaled.json().get("id").asString();
         JsonNode waiting = api.await("/operations/" + operation, op -> op.at("/steps").findValuesAsString("state")
-                .equals(java.util.List.of("SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "RUNNING")),
+                .equals(List.of("SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "RUNNING")),
                 OPERATION_TIMEOUT);
         assertThat(waiting.at("/steps/4/name").asString()).isEqualTo("await-brokers-serving");
         JsonNode inventory = api.get(path).json().get("inventory");

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -58,8 +59,6 @@ import static org.assertj.core.api.Assertions.within;
 
 /** Instances' CAs and the brokers' certificates they sign, through the API and the agents' ingest endpoint. */
 class BrokerCertificatesApiTest extends ApiTest {
-
-    private static final List<GeneralName> LOCAL_NAMES = List.of(ip("127.0.0.1"), dns("localhost"));
 
     @Autowired
     InstanceTokens tokens;
@@ -153,7 +152,7 @@ class BrokerCertificatesApiTest extends ApiTest {
     @Test
     void aSignedCsrChainsToTheDownloadableCaWithItsNamesAndTheBrokersSubject() throws Exception {
         KeyPair keys = ec("secp256r1");
-        String request = csr(keys, LOCAL_NAMES);
+        String request = csr(keys, List.of(dns(host(2))));
         assertThat(agentSchema("request").validate(JsonMapper.builder().build().writeValueAsString(Map.of("csr", request)),
                 InputFormat.JSON)).isEmpty();
         ApiClient.Response signed = ingest(tokens.of(instanceId), 2, Map.of("csr", request));
@@ -178,7 +177,7 @@ class BrokerCertificatesApiTest extends ApiTest {
         assertThat(leaf.getPublicKey()).isEqualTo(keys.getPublic());
         assertThat(leaf.getSubjectX500Principal().getName()).isEqualTo("CN=keel-brokers." + instanceId);
         assertThat(leaf.getSubjectAlternativeNames().stream().map(n -> (Object) n.get(1)).toList())
-                .containsExactly("127.0.0.1", "localhost");
+                .containsExactly(host(2));
         assertThat(leaf.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThat(leaf.getBasicConstraints()).isEqualTo(-1);
         assertThat(leaf.getSerialNumber().bitLength()).isBetween(100, 128);
@@ -195,7 +194,7 @@ class BrokerCertificatesApiTest extends ApiTest {
                 """).param(instanceId.toString()).query(String.class).list())
                 .containsExactly("system:keel-tls 2 " + leaf.getSerialNumber().toString(16));
 
-        ApiClient.Response rsaSigned = ingest(tokens.of(instanceId), 0, Map.of("csr", csr(rsa(2048), LOCAL_NAMES)));
+        ApiClient.Response rsaSigned = ingest(tokens.of(instanceId), 0, Map.of("csr", csr(rsa(2048), List.of(dns(host(0))))));
         assertThat(rsaSigned.status()).as("RSA 2048").isEqualTo(200);
         assertThat(certificate(rsaSigned.json().get("certificate").asString()).getSerialNumber())
                 .isNotEqualTo(leaf.getSerialNumber());
@@ -204,6 +203,7 @@ class BrokerCertificatesApiTest extends ApiTest {
     @Test
     void aCsrTheControlPlaneWillNotSignIsRefusedOnItsField() {
         KeyPair keys = ec("secp256r1");
+        List<GeneralName> own = List.of(dns(host(0)));
         List<GeneralName> nine = new ArrayList<>();
         for (int i = 1; i <= 9; i++) {
             nine.add(ip("10.0.0." + i));
@@ -211,12 +211,12 @@ class BrokerCertificatesApiTest extends ApiTest {
         Map<String, String> refused = new LinkedHashMap<>();
         refused.put("not PEM", "hello");
         refused.put("a certificate, not a CSR", api(VIEWER).get("/instances/" + instanceId + "/ca-certificate").body());
-        refused.put("signed with another key", csr(keys, ec("secp256r1").getPrivate(), LOCAL_NAMES));
-        refused.put("P-384", csr(ec("secp384r1"), LOCAL_NAMES));
-        refused.put("RSA 1024", csr(rsa(1024), LOCAL_NAMES));
+        refused.put("signed with another key", csr(keys, ec("secp256r1").getPrivate(), own));
+        refused.put("P-384", csr(ec("secp384r1"), own));
+        refused.put("RSA 1024", csr(rsa(1024), own));
         refused.put("no names", csr(keys, List.of()));
         refused.put("nine names", csr(keys, nine));
-        refused.put("an e-mail name", csr(keys, List.of(ip("127.0.0.1"), new GeneralName(GeneralName.rfc822Name, "a@b.example"))));
+        refused.put("an e-mail name", csr(keys, List.of(dns(host(0)), new GeneralName(GeneralName.rfc822Name, "a@b.example"))));
         refused.put("a wildcard", csr(keys, List.of(dns("*.example.com"))));
         refused.forEach((why, csr) -> {
             ApiClient.Response response = ingest(tokens.of(instanceId), 0, Map.of("csr", csr));
@@ -226,13 +226,102 @@ class BrokerCertificatesApiTest extends ApiTest {
         ApiClient.Response missing = ingest(tokens.of(instanceId), 0, Map.of());
         assertThat(missing.status()).isEqualTo(400);
         assertThat(missing.json().get("errors").get(0).get("field").asString()).isEqualTo("csr");
-        assertThat(jdbc.sql("SELECT count(*) FROM issued_broker_certificates WHERE instance_id = ?").param(instanceId)
-                .query(Long.class).single()).isZero();
+        assertThat(issuedCertificates()).isZero();
+    }
+
+    @Test
+    void aCertificateNamesOnlyTheNodesOwnAddresses() {
+        // What each CSR asks for, and the name its refusal must give as not the node's.
+        Map<List<GeneralName>, String> refused = new LinkedHashMap<>();
+        refused.put(List.of(dns("localhost")), "localhost");
+        refused.put(List.of(ip("127.0.0.1")), "127.0.0.1");
+        refused.put(List.of(dns(host(2))), host(2));
+        refused.put(List.of(dns("evil.example")), "evil.example");
+        refused.put(List.of(dns(host(1)), dns("Evil.Example")), "evil.example");
+        refused.forEach((names, name) -> {
+            ApiClient.Response response = ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"), names)));
+            assertThat(response.status()).as(names + ": " + response).isEqualTo(400);
+            JsonNode error = response.json().get("errors").get(0);
+            assertThat(error.get("field").asString()).isEqualTo("csr");
+            assertThat(error.get("message").asString()).as("names what it refuses and what it allows")
+                    .isEqualTo("asks for [" + name + "], which are not node 1's addresses; it may ask only for ["
+                            + host(1) + "]");
+        });
+        assertThat(issuedCertificates()).as("nothing signed, nothing stored").isZero();
+
+        ApiClient.Response signed = ingest(tokens.of(instanceId), 1,
+                Map.of("csr", csr(ec("secp256r1"), List.of(dns(host(1).toUpperCase(Locale.ROOT))))));
+        assertThat(signed.status()).as("its own address, whatever its case: " + signed).isEqualTo(200);
+        assertThat(issuedCertificates()).isEqualTo(1);
+    }
+
+    @Test
+    void onEc2ANodesAddressesAreItsPrivateAddressAndTheNamesEc2GivesIt() {
+        // Node 1 as the AWS driver records a broker in us-east-1: its private address and port, its machine.
+        jdbc.sql("""
+                UPDATE instances SET inventory = jsonb_set(inventory, '{brokers,1}', (inventory #> '{brokers,1}')
+                    || '{"address": "10.0.1.5:9092", "machineId": "i-0abc1234def567890"}'::jsonb)
+                WHERE id = ?
+                """).param(instanceId).update();
+        assertThat(ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                List.of(ip("10.0.1.5"), dns("ip-10-0-1-5.ec2.internal"))))).status())
+                .as("its address and IMDS local-hostname, as the agent asks on EC2").isEqualTo(200);
+        assertThat(ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                List.of(dns("i-0abc1234def567890.ec2.internal"))))).status())
+                .as("its name in a subnet that names hosts by resource").isEqualTo(200);
+        for (GeneralName other : List.of(ip("10.0.1.6"), dns("ip-10-0-1-6.ec2.internal"),
+                dns("ip-10-0-1-5.us-west-2.compute.internal"), dns(host(2)))) {
+            ApiClient.Response refused = ingest(tokens.of(instanceId), 1, Map.of("csr", csr(ec("secp256r1"),
+                    List.of(other))));
+            assertThat(refused.status()).as(other + ": " + refused).isEqualTo(400);
+            assertThat(refused.json().get("errors").get(0).get("message").asString()).endsWith("it may ask only for "
+                    + "[10.0.1.5, ip-10-0-1-5.ec2.internal, i-0abc1234def567890.ec2.internal]");
+        }
+        assertThat(issuedCertificates()).isEqualTo(2);
+    }
+
+    @Test
+    void aNodeTheInstanceDoesNotHaveGetsNoCertificate() {
+        int nodes = instances.find(instanceId).orElseThrow().inventory().brokers().size();
+        ApiClient.Response refused = ingest(tokens.of(instanceId), nodes, Map.of("csr", csr(ec("secp256r1"),
+                List.of(dns("b" + nodes + host(0).substring(2))))));
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("nodeId");
+        assertThat(refused.json().get("errors").get(0).get("message").asString())
+                .contains("it has nodes 0 to " + (nodes - 1));
+        assertThat(issuedCertificates()).isZero();
+    }
+
+    /**
+     * A machine a running create, update or repair launched may ask before the step that launched it records it, or
+     * while the machine it replaces is still recorded: it is told to ask again (the agent does on 503), not signed.
+     */
+    @Test
+    void whileAnOperationLaunchesBrokersOtherNamesAreDeferredNotSigned() {
+        UUID played = UUID.fromString(createInstancePlayedByTest(api, instanceBody(accountId, "S3", 3, 3)).get("id").asString());
+        String path = "/instances/" + played;
+        String operation = api.header("If-Match", api.get(path).header("ETag").orElseThrow())
+                .patch(path, Map.of("aku", 4)).json().get("id").asString();
+        api.await("/operations/" + operation, op -> op.at("/steps/4/state").asString().equals("RUNNING"),
+                OPERATION_TIMEOUT);
+
+        ApiClient ingest = new ApiClient("http://localhost:" + port + "/ingest/v1", tokens.of(played));
+        ApiClient.Response deferred = ingest.post(path + "/nodes/0/certificate",
+                Map.of("csr", csr(ec("secp256r1"), List.of(ip("10.9.9.9")))));
+        assertThat(deferred.status()).as(deferred.toString()).isEqualTo(503);
+        assertThat(deferred.json().get("type").asString()).endsWith("/node-not-recorded");
+        assertThat(deferred.json().get("errors").get(0).get("field").asString()).isEqualTo("csr");
+
+        String own = hostOf(played, 0);
+        assertThat(ingest.post(path + "/nodes/0/certificate", Map.of("csr", csr(ec("secp256r1"), List.of(dns(own)))))
+                .status()).isEqualTo(200);
+        assertThat(jdbc.sql("SELECT count(*) FROM issued_broker_certificates WHERE instance_id = ?").param(played)
+                .query(Long.class).single()).isEqualTo(1);
     }
 
     @Test
     void onlyTheInstancesOwnAgentsGetCertificatesAndOnlyForSecureListeners() {
-        Map<String, String> request = Map.of("csr", csr(ec("secp256r1"), LOCAL_NAMES));
+        Map<String, String> request = Map.of("csr", csr(ec("secp256r1"), List.of(dns(host(0)))));
         assertThat(ingest(tokens.of(UUID.randomUUID()), 0, request).status()).isEqualTo(401);
         assertThat(ingest(null, 0, request).status()).isEqualTo(401);
 
@@ -253,6 +342,22 @@ class BrokerCertificatesApiTest extends ApiTest {
         assertThat(anonymous().get("/instances/" + instanceId + "/ca-certificate").status()).isEqualTo(401);
         assertThat(jdbc.sql("SELECT count(*) FROM instance_certificate_authorities WHERE instance_id = ?").param(instanceId)
                 .query(Long.class).single()).as("no CA made for a caller who may not see it").isZero();
+    }
+
+    /** Where the inventory records node {@code node} of the instance: the no-cloud driver names it. */
+    private String host(int node) {
+        return hostOf(instanceId, node);
+    }
+
+    private String hostOf(UUID instance, int node) {
+        String address = instances.find(instance).orElseThrow().inventory().brokers().stream()
+                .filter(b -> b.nodeId() == node).findFirst().orElseThrow().address();
+        return address.substring(0, address.lastIndexOf(':'));
+    }
+
+    private long issuedCertificates() {
+        return jdbc.sql("SELECT count(*) FROM issued_broker_certificates WHERE instance_id = ?").param(instanceId)
+                .query(Long.class).single();
     }
 
     private UUID plaintextInstance() {

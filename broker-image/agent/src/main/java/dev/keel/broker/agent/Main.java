@@ -141,9 +141,9 @@ public final class Main {
 
         BrokerCertificates certificates = null;
         if (spec.secured()) {
-            // Locally every broker is reached at 127.0.0.1 (or localhost); on EC2 at its private address and name.
-            List<String> names = local != null ? List.of(self.privateAddress(), "127.0.0.1", "localhost")
-                    : ec2Names(self, imds);
+            // Only the node's own addresses, which the control plane checks: on EC2 its private address and name,
+            // locally the address it advertises (127.0.0.1).
+            List<String> names = local != null ? List.of(self.privateAddress()) : ec2Names(self, imds);
             certificates = new BrokerCertificates(spec, self.nodeId(), names, workDir.resolve("tls"),
                     Clock.systemUTC());
             certificates.obtain();
