@@ -11,6 +11,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
 
+import dev.keel.controlplane.settings.ProductionSettings;
+
 /**
  * Binds a registration to the browser AWS Marketplace sent: the registration URL gives that browser a secret in a
  * cookie, and the registration is read and linked only with it, so a reference that leaks (a shared link, a
@@ -28,7 +30,7 @@ class RegistrationBrowser {
 
     /** The local profile serves plain HTTP on localhost, where a Secure cookie would never come back. */
     RegistrationBrowser(Environment environment) {
-        this.secure = !environment.matchesProfiles("local");
+        this.secure = !environment.matchesProfiles(ProductionSettings.LOCAL_PROFILE);
     }
 
     static String newSecret() {
