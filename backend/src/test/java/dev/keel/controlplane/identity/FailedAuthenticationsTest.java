@@ -1,51 +1,30 @@
 package dev.keel.controlplane.identity;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
+
+import dev.keel.provisioner.MovingClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FailedAuthenticationsTest {
 
-    /** A clock the test moves on. */
-    private static final class Hands extends Clock {
-
-        private Instant now = Instant.parse("2026-11-28T12:00:00Z");
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
-    private final Hands clock = new Hands();
+    private final MovingClock clock = new MovingClock(Instant.parse("2026-11-28T12:00:00Z"));
     private final FailedAuthentications failures = new FailedAuthentications(3, Duration.ofMinutes(1), clock);
 
     @Test
     void anAddressRefusedTooOftenWaitsUntilTheWindowItsFirstRefusalOpenedCloses() {
         failures.record("192.0.2.1");
-        clock.now = clock.now.plusSeconds(20);
+        clock.advance(Duration.ofSeconds(20));
         failures.record("192.0.2.1");
         assertThat(failures.wait("192.0.2.1")).isEmpty();
         failures.record("192.0.2.1");
 
         assertThat(failures.wait("192.0.2.1")).contains(Duration.ofSeconds(40));
         assertThat(failures.wait("192.0.2.2")).as("another address").isEmpty();
-        clock.now = clock.now.plusSeconds(40);
+        clock.advance(Duration.ofSeconds(40));
         assertThat(failures.wait("192.0.2.1")).as("the window has closed").isEmpty();
         failures.record("192.0.2.1");
         assertThat(failures.wait("192.0.2.1")).as("a new window, with one refusal").isEmpty();
